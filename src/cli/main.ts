@@ -1,0 +1,75 @@
+/**
+ * `mm`: the command-line entry point. Each command lives in its own module and is loaded
+ * only when called, so `mm --help` stays fast. Exit codes: 0 success, 1 runtime failure,
+ * 2 usage or validation error (bad flags, bad config, command not built yet).
+ */
+export interface Command {
+  summary: string;
+  usage: string;
+  /** Absent while the command is not built yet. */
+  load?: () => Promise<(argv: string[]) => Promise<number>>;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  run: {
+    summary: "run the market-maker daemon (no --config: the demo against the embedded simulator)",
+    usage: "mm run [--config FILE]",
+  },
+  sim: {
+    summary: "serve the platform simulator over HTTP and WebSocket",
+    usage: "mm sim [--scenario FILE] [--host H] [--port N] [--seed N]",
+  },
+  backtest: {
+    summary: "run a strategy against the simulator in virtual time and report PnL",
+    usage: "mm backtest --config FILE",
+  },
+  record: {
+    summary: "record live market data for later backtests",
+    usage: "mm record --config FILE --out FILE",
+  },
+  "check-config": {
+    summary: "validate a daemon config file (exit 0 valid, 2 invalid)",
+    usage: "mm check-config FILE",
+  },
+};
+
+export function helpText(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
+  const lines = Object.entries(COMMANDS).map(
+    ([name, c]) => `  ${name.padEnd(width)}  ${c.summary}${c.load ? "" : " (not built yet)"}`,
+  );
+  return [
+    "mm: market-making framework for the prediction-market partner API",
+    "",
+    "Usage: mm <command> [options]",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    "Run `mm <command> --help` for a command's options.",
+    "",
+  ].join("\n");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(helpText());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`mm: unknown command ${JSON.stringify(name)}\n\n${helpText()}`);
+    return 2;
+  }
+  if (!command.load) {
+    if (rest.includes("--help") || rest.includes("-h")) {
+      process.stdout.write(`Usage: ${command.usage}\n`);
+      return 0;
+    }
+    process.stderr.write(`mm ${name}: not built yet (usage: ${command.usage})\n`);
+    return 2;
+  }
+  const run = await command.load();
+  return run(rest);
+}

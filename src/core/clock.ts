@@ -1,0 +1,191 @@
+/**
+ * One clock for everything that cares about time: now, timers, sleep.
+ *
+ * RealClock wraps the process clock. VirtualClock only moves when told to (tests,
+ * backtests, the simulator's virtual mode): `advance(ms)` fires every timer due in
+ * order of due time, then of scheduling, and lets promise continuations run between
+ * timers so that async code chained on a timer schedules its next timer before the
+ * clock moves on. Same inputs, same order of events: deterministic.
+ */
+
+export type TimerHandle = { readonly id: number };
+
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle | undefined): void;
+  setInterval(fn: () => void, ms: number): TimerHandle;
+  clearInterval(handle: TimerHandle | undefined): void;
+  /** Resolves after `ms`; rejects with the signal's reason if aborted first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error("aborted", { cause: reason });
+}
+
+function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortError(signal));
+      return;
+    }
+    const onAbort = (): void => {
+      clock.clearTimeout(handle);
+      reject(abortError(signal!));
+    };
+    const handle = clock.setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export class RealClock implements Clock {
+  private nextId = 1;
+  private readonly timers = new Map<number, NodeJS.Timeout>();
+
+  now(): number {
+    return Date.now();
+  }
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const id = this.nextId++;
+    const t = setTimeout(() => {
+      this.timers.delete(id);
+      fn();
+    }, Math.max(0, ms));
+    this.timers.set(id, t);
+    return { id };
+  }
+  clearTimeout(handle: TimerHandle | undefined): void {
+    if (!handle) return;
+    const t = this.timers.get(handle.id);
+    if (t) clearTimeout(t);
+    this.timers.delete(handle.id);
+  }
+  setInterval(fn: () => void, ms: number): TimerHandle {
+    const id = this.nextId++;
+    this.timers.set(id, setInterval(fn, Math.max(1, ms)));
+    return { id };
+  }
+  clearInterval(handle: TimerHandle | undefined): void {
+    if (!handle) return;
+    const t = this.timers.get(handle.id);
+    if (t) clearInterval(t);
+    this.timers.delete(handle.id);
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepOn(this, ms, signal);
+  }
+}
+
+interface VirtualTimer {
+  id: number;
+  due: number;
+  seq: number;
+  fn: () => void;
+  interval?: number;
+}
+
+/** Let pending promise continuations (and their continuations) run. */
+export async function flushMicrotasks(rounds = 3): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+export class VirtualClock implements Clock {
+  private current: number;
+  private nextId = 1;
+  private seq = 0;
+  private readonly timers = new Map<number, VirtualTimer>();
+
+  constructor(startMs = Date.UTC(2026, 0, 1)) {
+    this.current = startMs;
+  }
+
+  now(): number {
+    return this.current;
+  }
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const id = this.nextId++;
+    this.timers.set(id, { id, due: this.current + Math.max(0, ms), seq: this.seq++, fn });
+    return { id };
+  }
+  clearTimeout(handle: TimerHandle | undefined): void {
+    if (handle) this.timers.delete(handle.id);
+  }
+  setInterval(fn: () => void, ms: number): TimerHandle {
+    const id = this.nextId++;
+    const interval = Math.max(1, ms);
+    this.timers.set(id, { id, due: this.current + interval, seq: this.seq++, fn, interval });
+    return { id };
+  }
+  clearInterval(handle: TimerHandle | undefined): void {
+    this.clearTimeout(handle);
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepOn(this, ms, signal);
+  }
+
+  /** Number of timers still scheduled. */
+  pending(): number {
+    return this.timers.size;
+  }
+
+  /** Due time of the earliest timer, or undefined. */
+  nextDue(): number | undefined {
+    let best: VirtualTimer | undefined;
+    for (const t of this.timers.values()) if (!best || before(t, best)) best = t;
+    return best?.due;
+  }
+
+  /**
+   * Move time forward by `ms`, firing every timer that falls due on the way (in due order),
+   * flushing promise continuations after each. Time never moves backwards.
+   */
+  async advance(ms: number): Promise<void> {
+    await this.advanceTo(this.current + Math.max(0, ms));
+  }
+
+  async advanceTo(target: number): Promise<void> {
+    await flushMicrotasks();
+    for (;;) {
+      const t = this.earliestDueBy(target);
+      if (!t) break;
+      this.current = Math.max(this.current, t.due);
+      if (t.interval !== undefined) {
+        t.due += t.interval;
+        t.seq = this.seq++;
+      } else {
+        this.timers.delete(t.id);
+      }
+      t.fn();
+      await flushMicrotasks();
+    }
+    this.current = Math.max(this.current, target);
+  }
+
+  /** Fire timers until none is left or `limitMs` of virtual time has passed. */
+  async runAll(limitMs = 24 * 3600_000): Promise<void> {
+    const stop = this.current + limitMs;
+    for (;;) {
+      const due = this.nextDue();
+      if (due === undefined || due > stop) break;
+      await this.advanceTo(due);
+    }
+  }
+
+  private earliestDueBy(target: number): VirtualTimer | undefined {
+    let best: VirtualTimer | undefined;
+    for (const t of this.timers.values()) {
+      if (t.due <= target && (!best || before(t, best))) best = t;
+    }
+    return best;
+  }
+}
+
+function before(a: VirtualTimer, b: VirtualTimer): boolean {
+  return a.due < b.due || (a.due === b.due && a.seq < b.seq);
+}
