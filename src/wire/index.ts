@@ -1,0 +1,13 @@
+/** The wire contract shared by the typed client and the platform simulator. */
+export * from "./primitives.js";
+export * from "./enums.js";
+export * from "./markets.js";
+export * from "./events.js";
+export * from "./discovery.js";
+export * from "./orders.js";
+export * from "./portfolio.js";
+export * from "./platform.js";
+export * from "./requests.js";
+export * from "./errors.js";
+export * from "./frames.js";
+export * from "./codes.js";
