@@ -1,0 +1,9 @@
+/** EIP-712 order signing: domain and hashing, order building, wallet signers, verification, diagnosis. */
+export * from "./types.js";
+export * from "./errors.js";
+export * from "./eip712.js";
+export * from "./salt.js";
+export * from "./order-builder.js";
+export * from "./signer.js";
+export * from "./verify.js";
+export * from "./diagnose.js";
