@@ -30,6 +30,7 @@ export const COMMANDS: Record<string, Command> = {
   "check-config": {
     summary: "validate a daemon config file (exit 0 valid, 2 invalid)",
     usage: "mm check-config FILE",
+    load: async () => (await import("./check-config.js")).checkConfig,
   },
 };
 

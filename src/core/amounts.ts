@@ -80,6 +80,9 @@ export function quantityOf(side: Side, amounts: OrderAmounts): Micros {
 /** Taker fee in settlement micros for a fill of `qty` at `price` (see the header). */
 export function takerFee(price: Micros, qty: Micros, feeRateBps: number): Micros {
   if (!Number.isInteger(feeRateBps) || feeRateBps < 0) throw new MoneyError(`bad feeRateBps ${feeRateBps}`);
+  // Outside [0, 1] the curve p * (1 - p) turns negative: a fee must never become a rebate.
+  if (price < 0n || price > ONE) throw new MoneyError(`fee price must be in [0, 1], got ${price} micros`);
+  if (qty < 0n) throw new MoneyError(`fee quantity must not be negative, got ${qty} micros`);
   if (feeRateBps === 0 || qty === 0n) return 0n;
   const num = BigInt(feeRateBps) * price * (ONE - price) * qty;
   return divRound(num, 10_000n * SCALE * SCALE, "ceil");

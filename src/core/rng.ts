@@ -113,8 +113,31 @@ export class Rng {
 
   /** An independent generator derived from this seed and a label (stable across runs). */
   fork(label: string): Rng {
-    return new Rng((this.seed ^ hashString(label)) >>> 0);
+    return new Rng(forkSeed(this.seed, label));
   }
+}
+
+/**
+ * The child seed of (parent seed, label): FNV-1a over the seed's bytes then the label, then the
+ * murmur3 finalizer. Unlike `seed ^ hash(label)` it is not an involution (fork(a).fork(a) is
+ * not the parent), not commutative (fork(a).fork(b) differs from fork(b).fork(a)) and does not
+ * map (s, a) and (s ^ hash(a) ^ hash(b), b) to the same child.
+ */
+function forkSeed(seed: number, label: string): number {
+  let h = 0x811c9dc5;
+  for (let shift = 0; shift < 32; shift += 8) {
+    h ^= (seed >>> shift) & 0xff;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  for (let i = 0; i < label.length; i++) {
+    h ^= label.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b) >>> 0;
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35) >>> 0;
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 function rotl(x: number, k: number): number {

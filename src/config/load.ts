@@ -1,0 +1,136 @@
+/**
+ * Loading a daemon config: YAML text -> zod schema -> Config, with errors that name the file,
+ * the line, the key path and what was expected:
+ *
+ *   configs/x.yaml:12: strategy.params.levels: expected number, received string
+ *
+ * Loading is synchronous (the file and any key files are small and read once at start-up).
+ */
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { z } from "zod";
+import { ValidationError, formatPath, type ValidationIssue } from "../core/validation.js";
+import { redactSecrets } from "../log/redact.js";
+import type { Env } from "./interpolate.js";
+import { buildConfigSchema, type ParsedConfig } from "./schema.js";
+import { finalizeSimulatorWallets, type WalletConfig } from "./wallets.js";
+import { readYaml, type YamlSource } from "./yaml-source.js";
+
+type WithWallets<T> = Omit<T, "wallets"> & { wallets: WalletConfig[] };
+export type LiveConfig = WithWallets<Extract<ParsedConfig, { mode: "live" }>>;
+export type SimulatorModeConfig = WithWallets<Extract<ParsedConfig, { mode: "simulator" }>>;
+/** A loaded, validated config: every default filled in, every secret resolved. */
+export type Config = LiveConfig | SimulatorModeConfig;
+
+export type LivePlatformConfig = LiveConfig["platform"];
+export type PlatformRateConfig = SimulatorModeConfig["platform"];
+export type SimulatorSettings = SimulatorModeConfig["simulator"];
+export type InstanceConfig = Config["instance"];
+export type MarketsConfig = Config["markets"];
+export type StrategyConfig = Config["strategy"];
+export type QuotingConfig = Config["quoting"];
+export type RiskConfig = Config["risk"];
+export type MetricsConfig = Config["metrics"];
+export type AdminConfig = Config["admin"];
+export type LogConfig = Config["log"];
+export type ShutdownConfig = Config["shutdown"];
+
+export interface ConfigIssue extends ValidationIssue {
+  /** 1-based line in the file, when known. */
+  line?: number | undefined;
+}
+
+function formatIssue(file: string, issue: ConfigIssue): string {
+  const where = issue.line === undefined ? file : `${file}:${issue.line}`;
+  return issue.path === "" ? `${where}: ${issue.message}` : `${where}: ${issue.path}: ${issue.message}`;
+}
+
+/** A config that cannot be used: one issue per problem, each naming file, line and key. */
+export class ConfigError extends ValidationError {
+  constructor(
+    readonly file: string,
+    override readonly issues: ConfigIssue[],
+  ) {
+    super(file, issues);
+    this.message = issues.map((i) => formatIssue(file, i)).join("\n");
+  }
+}
+
+/** zod's wording made shorter, and unknown keys reported one by one at their own path. */
+function toIssues(error: z.ZodError, source: YamlSource): ConfigIssue[] {
+  const out: ConfigIssue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const path = [...issue.path, key];
+        out.push({ path: formatPath(path), message: "unknown key", line: source.lineOf(path) });
+      }
+      continue;
+    }
+    let message = issue.message.replace(/^Invalid input: /, "");
+    if (issue.code === "invalid_type" && /received undefined$/.test(message)) {
+      message = `required (${message.replace(/, received undefined$/, "")})`;
+    } else if (issue.code === "invalid_union") {
+      // A discriminated union names its options (untyped in zod's issue type).
+      const options: unknown = (issue as { options?: unknown }).options;
+      if (Array.isArray(options)) message = `expected one of ${options.map((o) => JSON.stringify(o)).join(" | ")}`;
+    }
+    out.push({ path: formatPath(issue.path), message, line: source.lineOf(issue.path) });
+  }
+  // In file order, so the report reads top to bottom (sort is stable for equal lines).
+  return out.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));
+}
+
+export interface ParseOptions {
+  /** Where relative paths (key files, scenarios) resolve from; default: the file's directory. */
+  baseDir?: string;
+}
+
+/** Validate config text. `fileName` names the file in errors and locates relative paths. */
+export function parseConfig(
+  text: string,
+  fileName: string,
+  env: Env = process.env,
+  options: ParseOptions = {},
+): Config {
+  const source = readYaml(text);
+  if (source.errors.length > 0) {
+    throw new ConfigError(
+      fileName,
+      source.errors.map((e) => ({
+        path: "",
+        message: `YAML syntax error (column ${e.col}): ${redactSecrets(e.message)}`,
+        line: e.line,
+      })),
+    );
+  }
+  const value = source.value;
+  if (value === null || value === undefined) {
+    throw new ConfigError(fileName, [{ path: "", message: "the file is empty (expected at least mode and strategy)" }]);
+  }
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfigError(fileName, [
+      { path: "", message: `expected a mapping of sections, received ${Array.isArray(value) ? "a list" : typeof value}`, line: 1 },
+    ]);
+  }
+  const baseDir = options.baseDir ?? dirname(resolve(fileName));
+  const result = buildConfigSchema({ env, baseDir }).safeParse(value);
+  if (!result.success) throw new ConfigError(fileName, toIssues(result.error, source));
+  const parsed = result.data;
+  if (parsed.mode === "live") return parsed;
+  return { ...parsed, wallets: finalizeSimulatorWallets(parsed.wallets, parsed.simulator.seed) };
+}
+
+/** Read and validate a config file; every failure is a ConfigError naming the file. */
+export function loadConfig(path: string, env: Env = process.env): Config {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (code ?? "unreadable");
+    throw new ConfigError(path, [{ path: "", message: `cannot read config file: ${reason}` }]);
+  }
+  return parseConfig(text, path, env);
+}

@@ -1,0 +1,224 @@
+/**
+ * The daemon config schema. Every section has defaults so a short file works; every object is
+ * strict so a misspelt key is an error instead of a silently ignored setting.
+ *
+ * `mode` selects the shape: `live` needs `platform` (URL, API key) and wallets with private keys;
+ * `simulator` runs against the embedded simulator and may omit keys (see wallets.ts).
+ */
+import { z } from "zod";
+import { moneyField, pathField, priceField, secretField, textField, type LoadContext } from "./fields.js";
+import { liveWalletsSchema, simulatorWalletsSchema } from "./wallets.js";
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER): z.ZodInt => z.int().min(min).max(max);
+const names = (pattern: RegExp, what: string): z.ZodArray<z.ZodString> =>
+  z.array(z.string().regex(pattern, what));
+
+/** The spec caps each events-list filter at 20 distinct values (too_many_<field>). */
+const filterValues = z.array(z.string().min(1)).max(20);
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+function platformRateFields(): {
+  partnerKind: z.ZodDefault<z.ZodLiteral<"multi_wallet">>;
+  rateLimitPerMin: z.ZodDefault<z.ZodInt>;
+  requestTimeoutMs: z.ZodDefault<z.ZodInt>;
+  rateSafetyMargin: z.ZodDefault<z.ZodNumber>;
+} {
+  return {
+    /** Only multi_wallet partners are supported by the daemon (one key, many X-User-Wallet). */
+    partnerKind: z.literal("multi_wallet").default("multi_wallet"),
+    /** The partner's `rateLimitPerMin` tier (spec 8.2): scales every per-wallet bucket. */
+    rateLimitPerMin: int(1, 1_000_000).default(600),
+    requestTimeoutMs: int(100, 300_000).default(10_000),
+    /** Fraction of each rate bucket left unused as headroom. */
+    rateSafetyMargin: z.number().min(0).max(0.5).default(0.1),
+  };
+}
+
+function livePlatformSchema(ctx: LoadContext) {
+  return z.strictObject({
+    baseUrl: textField(ctx).pipe(z.url({ protocol: /^https?$/, error: "expected an http(s) URL" })),
+    /** The user stream URL; absent: derived from baseUrl (ws(s)://host/ws/user). */
+    wsUrl: textField(ctx)
+      .pipe(z.url({ protocol: /^wss?$/, error: "expected a ws(s) URL" }))
+      .optional(),
+    apiKey: secretField(ctx, "apiKey"),
+    ...platformRateFields(),
+  });
+}
+
+/** The embedded simulator issues its own key and has no URL; the rate tier still applies. */
+function simulatorPlatformSchema() {
+  return z.strictObject(platformRateFields()).prefault({});
+}
+
+function simulatorSchema(ctx: LoadContext) {
+  return z
+    .strictObject({
+      /** Scenario file for the embedded simulator; absent: the simulator's built-in scenario. */
+      scenario: pathField(ctx).optional(),
+      seed: int(0, 0xffff_ffff).default(1),
+      clock: z.enum(["realtime", "virtual"]).default("realtime"),
+      /** Virtual clock only: simulated milliseconds per real millisecond. */
+      speed: z.number().positive().max(1_000_000).optional(),
+    })
+    .prefault({});
+}
+
+function instanceSchema() {
+  return z
+    .strictObject({
+      /** Prefix of every clientOrderId this daemon sends; distinct per running daemon. */
+      id: z.string().regex(/^[a-z0-9-]{1,16}$/, "expected 1-16 characters of [a-z0-9-]"),
+    })
+    .prefault({ id: "mm1" });
+}
+
+function marketsSchema() {
+  return z
+    .strictObject({
+      /** Markets quoted by slug (or symbol), on top of whatever the filters select. */
+      slugs: names(/^\S+$/, "expected a market slug without spaces").default([]),
+      /** Every market of these events. */
+      eventSlugs: names(/^\S+$/, "expected an event slug without spaces").default([]),
+      filters: z
+        .strictObject({
+          tag: filterValues.default([]),
+          vertical: filterValues.default([]),
+          stage: filterValues.default([]),
+        })
+        .prefault({}),
+      refreshSec: int(5, 86_400).default(60),
+      maxMarkets: int(1, 10_000).default(20),
+    })
+    .prefault({});
+}
+
+function strategySchema() {
+  return z.strictObject({
+    name: z.string().regex(/^[a-z][a-z0-9_-]*$/, "expected a strategy name such as \"symmetric\""),
+    /** Checked later against the strategy's own params schema. */
+    params: z.record(z.string(), z.unknown()).default({}),
+  });
+}
+
+function quotingSchema() {
+  return z
+    .strictObject({
+      refreshMs: int(50, 3_600_000).default(1_000),
+      /** Cancel every quote this long before a market's closesAt. */
+      pullBeforeCloseSec: int(0, 86_400).default(60),
+      /** Replace an order older than this even when it is still at the desired price. */
+      maxOrderAgeSec: int(1, 86_400 * 30).default(600),
+      /** Keep a live order whose price is within this many ticks of the desired price. */
+      priceToleranceTicks: int(0, 999).default(0),
+      /** Keep a live order whose size is within this fraction of the desired size. */
+      sizeTolerance: z.number().min(0).max(1).default(0.1),
+      /** Sign orders GTD with this lifetime; absent: GTC. */
+      orderExpirySec: int(10, 86_400 * 365).optional(),
+    })
+    .prefault({});
+}
+
+function riskSchema() {
+  return z
+    .strictObject({
+      /** Shares of one outcome token held, per market and wallet. */
+      maxPositionPerMarket: moneyField({ positive: true }).prefault("500"),
+      /** Settlement-token notional of open BUY orders plus positions, per wallet. */
+      maxNotionalPerWallet: moneyField({ positive: true }).prefault("1000"),
+      maxNotionalTotal: moneyField({ positive: true }).prefault("5000"),
+      maxOpenOrdersPerMarket: int(1, 1_000).default(10),
+      /** Shares per order. */
+      maxOrderSize: moneyField({ positive: true }).prefault("100"),
+      /** Never quote outside this band. */
+      priceBand: z
+        .strictObject({ min: priceField().prefault("0.02"), max: priceField().prefault("0.98") })
+        .prefault({}),
+      /** Realised plus unrealised loss since 00:00 UTC that halts quoting. */
+      dailyLossLimit: moneyField({ positive: true }).prefault("200"),
+      /** Pull quotes on a market whose data is older than this. */
+      staleDataSec: int(1, 3_600).default(30),
+      /** Pull all quotes when the user stream has been down this long. */
+      streamDownSec: int(1, 3_600).default(20),
+      /** Halt when more order rejections than this arrive within a minute. */
+      maxRejectsPerMin: int(1, 100_000).default(30),
+    })
+    .prefault({});
+}
+
+function commonSections(ctx: LoadContext) {
+  return {
+    instance: instanceSchema(),
+    markets: marketsSchema(),
+    strategy: strategySchema(),
+    quoting: quotingSchema(),
+    risk: riskSchema(),
+    metrics: z
+      .strictObject({
+        host: textField(ctx).pipe(z.string().min(1)).default("127.0.0.1"),
+        /** 0 picks a free port (tests). */
+        port: int(0, 65_535).default(9464),
+      })
+      .prefault({}),
+    admin: z.strictObject({ token: secretField(ctx, "token").optional() }).prefault({}),
+    log: z.strictObject({ level: z.enum(LOG_LEVELS).default("info") }).prefault({}),
+    shutdown: z.strictObject({ cancelDeadlineSec: int(1, 600).default(15) }).prefault({}),
+  };
+}
+
+/** Cross-field rules that one field's schema cannot see. */
+function checkCommon(
+  cfg: {
+    risk: { priceBand: { min: bigint; max: bigint }; maxNotionalPerWallet: bigint; maxNotionalTotal: bigint };
+    wallets: readonly { name: string; markets?: string[] | undefined }[];
+  },
+  ctx: z.core.$RefinementCtx,
+): void {
+  const band = cfg.risk.priceBand;
+  if (band.min >= band.max) {
+    ctx.addIssue({ code: "custom", path: ["risk", "priceBand"], message: "min must be below max" });
+  }
+  if (cfg.risk.maxNotionalPerWallet > cfg.risk.maxNotionalTotal) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["risk", "maxNotionalPerWallet"],
+      message: "must not exceed risk.maxNotionalTotal",
+    });
+  }
+  const owner = new Map<string, string>();
+  cfg.wallets.forEach((w, i) => {
+    (w.markets ?? []).forEach((m, j) => {
+      const other = owner.get(m);
+      if (other !== undefined && other !== w.name) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["wallets", i, "markets", j],
+          message: `market ${m} is already assigned to wallet ${other} (one wallet per market avoids self-trades)`,
+        });
+      } else owner.set(m, w.name);
+    });
+  });
+}
+
+/** The schema for one load: secrets and `${VAR}` resolve against `ctx`. */
+export function buildConfigSchema(ctx: LoadContext) {
+  const live = z.strictObject({
+    mode: z.literal("live"),
+    platform: livePlatformSchema(ctx),
+    wallets: liveWalletsSchema(ctx),
+    ...commonSections(ctx),
+  });
+  const simulator = z.strictObject({
+    mode: z.literal("simulator"),
+    simulator: simulatorSchema(ctx),
+    platform: simulatorPlatformSchema(),
+    wallets: simulatorWalletsSchema(ctx),
+    ...commonSections(ctx),
+  });
+  return z.discriminatedUnion("mode", [live, simulator]).superRefine(checkCommon);
+}
+
+export type ConfigSchema = ReturnType<typeof buildConfigSchema>;
+/** Parsed simulator-mode config, before wallet keys are filled in (see finalizeWallets). */
+export type ParsedConfig = z.output<ConfigSchema>;

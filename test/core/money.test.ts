@@ -1,0 +1,150 @@
+import { Decimal } from "decimal.js";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  MoneyError,
+  SCALE,
+  divRound,
+  formatFixed,
+  formatMicros,
+  notional,
+  parseMicros,
+  tryParseMicros,
+} from "../../src/core/money.js";
+
+// Fixed seed: the same cases every run (deterministic), still hundreds of them.
+const RUNS = { seed: 20260101, numRuns: 500 } as const;
+
+const D = Decimal.clone({ precision: 200 });
+const toBig = (d: Decimal): bigint => BigInt(d.toFixed(0));
+
+/** Decimal strings: optional "-", 1..25 integer digits, optional fraction of 1..12 digits. */
+const decimalText = fc
+  .tuple(
+    fc.boolean(),
+    fc.stringMatching(/^(0|[1-9][0-9]{0,24})$/),
+    fc.option(fc.stringMatching(/^[0-9]{1,12}$/), { nil: undefined }),
+  )
+  .map(([neg, whole, frac]) => `${neg ? "-" : ""}${whole}${frac === undefined ? "" : `.${frac}`}`);
+
+describe("parseMicros / formatMicros", () => {
+  it("round-trips every bigint through the canonical string", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }), (x) => {
+        expect(parseMicros(formatMicros(x))).toBe(x);
+      }),
+      RUNS,
+    );
+  });
+
+  it("formats canonically: no exponent, no trailing fraction zeros, no '-0'", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), (x) => {
+        const s = formatMicros(x);
+        expect(s).toMatch(/^-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/);
+        expect(s).not.toBe("-0");
+        // Independent value check through decimal.js.
+        expect(new D(s).times(1_000_000).toFixed(0)).toBe(x.toString());
+      }),
+      RUNS,
+    );
+    expect(formatMicros(0n)).toBe("0");
+    expect(formatMicros(-1n)).toBe("-0.000001");
+    expect(formatMicros(550_000n)).toBe("0.55");
+    expect(formatMicros(12_000_000n)).toBe("12");
+  });
+
+  it("parses any decimal of at most 6 decimals to exactly value * 1e6", () => {
+    fc.assert(
+      fc.property(decimalText, (s) => {
+        const frac = s.split(".")[1] ?? "";
+        if (frac.replace(/0+$/, "").length > 6) return;
+        expect(parseMicros(s)).toBe(toBig(new D(s).times(1_000_000)));
+      }),
+      RUNS,
+    );
+  });
+
+  it.each(["1e5", "1E5", " 1", "1 ", "1.", ".5", "NaN", "Infinity", "-Infinity", "0x10", "", "-", "+1", "--1", "1..2", "1,5", "1_000", "٣", "0.1.2", "- 1"])(
+    "refuses %j with a MoneyError",
+    (text) => {
+      expect(() => parseMicros(text)).toThrow(MoneyError);
+      expect(tryParseMicros(text)).toBeUndefined();
+    },
+  );
+
+  it("refuses non-strings with a MoneyError", () => {
+    expect(() => parseMicros(5 as unknown as string)).toThrow(MoneyError);
+    expect(tryParseMicros(5)).toBeUndefined();
+  });
+
+  it("exact refuses a 7th significant decimal, trailing zeros are fine", () => {
+    expect(() => parseMicros("0.0000001")).toThrow(MoneyError);
+    expect(parseMicros("0.1000000000")).toBe(100_000n);
+  });
+
+  it("floor <= exact value <= ceil, at most one micro apart, equal when exact", () => {
+    fc.assert(
+      fc.property(decimalText, (s) => {
+        const exact = new D(s).times(1_000_000);
+        const floor = parseMicros(s, "floor");
+        const ceil = parseMicros(s, "ceil");
+        expect(new D(floor.toString()).lte(exact)).toBe(true);
+        expect(new D(ceil.toString()).gte(exact)).toBe(true);
+        expect(ceil - floor).toBe(exact.isInteger() ? 0n : 1n);
+        expect(floor).toBe(toBig(exact.floor()));
+        expect(ceil).toBe(toBig(exact.ceil()));
+      }),
+      RUNS,
+    );
+  });
+
+  it("rounds negatives toward -inf (floor) and +inf (ceil)", () => {
+    expect(parseMicros("-0.0000001", "floor")).toBe(-1n);
+    expect(parseMicros("-0.0000001", "ceil")).toBe(0n);
+    expect(parseMicros("0.0000001", "floor")).toBe(0n);
+    expect(parseMicros("0.0000001", "ceil")).toBe(1n);
+  });
+});
+
+describe("divRound and notional", () => {
+  it("floor <= a/b <= ceil for any sign of a", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 24n), max: 10n ** 24n }), fc.bigInt({ min: 1n, max: 10n ** 12n }), (a, b) => {
+        const exact = new D(a.toString()).div(b.toString());
+        expect(divRound(a, b, "floor")).toBe(toBig(exact.floor()));
+        expect(divRound(a, b, "ceil")).toBe(toBig(exact.ceil()));
+        if (a % b === 0n) expect(divRound(a, b, "exact")).toBe(a / b);
+        else expect(() => divRound(a, b, "exact")).toThrow(MoneyError);
+      }),
+      RUNS,
+    );
+    expect(() => divRound(1n, 0n, "floor")).toThrow(MoneyError);
+    expect(() => divRound(1n, -1n, "floor")).toThrow(MoneyError);
+  });
+
+  it("notional is price * qty / 1e6 in the asked direction", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: SCALE }), fc.bigInt({ min: 0n, max: 10n ** 15n }), (p, q) => {
+        const exact = new D(p.toString()).times(q.toString()).div(1_000_000);
+        expect(notional(p, q, "ceil")).toBe(toBig(exact.ceil()));
+        expect(notional(p, q, "floor")).toBe(toBig(exact.floor()));
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe("formatFixed", () => {
+  it("rounds half away from zero to dp decimals", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }), fc.integer({ min: 0, max: 6 }), (x, dp) => {
+        const expected = new D(x.toString()).div(1_000_000).toFixed(dp, Decimal.ROUND_HALF_UP);
+        // decimal.js keeps the sign of a negative value rounded to zero ("-0.00"); we do not.
+        expect(formatFixed(x, dp)).toBe(/^-0(\.0+)?$/.test(expected) ? expected.slice(1) : expected);
+      }),
+      RUNS,
+    );
+    expect(() => formatFixed(1n, 7)).toThrow(MoneyError);
+  });
+});
