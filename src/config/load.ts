@@ -6,6 +6,7 @@
  *
  * Loading is synchronous (the file and any key files are small and read once at start-up).
  */
+import { UnknownStrategyError, safeParseStrategyParams } from "../../strategies/registry.js";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { z } from "zod";
@@ -117,8 +118,24 @@ export function parseConfig(
   const result = buildConfigSchema({ env, baseDir }).safeParse(value);
   if (!result.success) throw new ConfigError(fileName, toIssues(result.error, source));
   const parsed = result.data;
+  const strategyIssues = checkStrategy(parsed.strategy.name, parsed.strategy.params, source);
+  if (strategyIssues.length > 0) throw new ConfigError(fileName, strategyIssues);
   if (parsed.mode === "live") return parsed;
   return { ...parsed, wallets: finalizeSimulatorWallets(parsed.wallets, parsed.simulator.seed) };
+}
+
+/** The strategy must exist and its params must pass that strategy's own schema. */
+function checkStrategy(name: string, params: unknown, source: YamlSource): ConfigIssue[] {
+  const result = safeParseStrategyParams(name, params);
+  if (result.ok) return [];
+  if (result.error instanceof UnknownStrategyError) {
+    return [{ path: "strategy.name", message: result.error.message, line: source.lineOf(["strategy", "name"]) }];
+  }
+  return result.issues.map((issue) => {
+    const sub = issue.path === "(root)" ? [] : issue.path.split(".");
+    const path = ["strategy", "params", ...sub];
+    return { path: path.join("."), message: issue.message, line: source.lineOf(path) };
+  });
 }
 
 /** Read and validate a config file; every failure is a ConfigError naming the file. */

@@ -96,7 +96,7 @@ function marketsSchema() {
 
 function strategySchema() {
   return z.strictObject({
-    name: z.string().regex(/^[a-z][a-z0-9_-]*$/, "expected a strategy name such as \"symmetric\""),
+    name: z.string().regex(/^[a-z][a-z0-9_-]*$/, "expected a strategy name such as \"ladder\""),
     /** Checked later against the strategy's own params schema. */
     params: z.record(z.string(), z.unknown()).default({}),
   });

@@ -31,7 +31,7 @@ wallets:
   - name: w1
     privateKey: \${MM_WALLET_1_KEY}
 strategy:
-  name: symmetric
+  name: ladder
 `;
 
 describe("mm check-config", () => {

@@ -16,7 +16,7 @@ function errorOf(text: string, env: Record<string, string> = {}, file = "configs
   throw new Error("expected a ConfigError");
 }
 
-const SIM_MIN = "mode: simulator\nstrategy:\n  name: symmetric\n";
+const SIM_MIN = "mode: simulator\nstrategy:\n  name: ladder\n";
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {
@@ -376,5 +376,17 @@ describe("empty values", () => {
   it("still require required keys, and refuse null list entries", () => {
     expect(errorOf("mode: simulator\nstrategy:\n").message).toContain("strategy: required (expected object)");
     expect(errorOf(`${SIM_MIN}wallets:\n  -\n`).message).toContain("wallets[0]: expected object, received null");
+  });
+});
+
+describe("strategy params are checked against the strategy's own schema", () => {
+  it("names the unknown strategy and the known ones", () => {
+    expect(() => parseConfig("mode: simulator\nstrategy:\n  name: nope\n", "x.yaml", {})).toThrow(
+      /x\.yaml:3: strategy\.name: unknown strategy "nope"; known strategies: .*ladder/,
+    );
+  });
+  it("names the bad param with its path and line", () => {
+    const text = "mode: simulator\nstrategy:\n  name: ladder\n  params:\n    levels: many\n";
+    expect(() => parseConfig(text, "x.yaml", {})).toThrow(/x\.yaml:5: strategy\.params\.levels: /);
   });
 });
