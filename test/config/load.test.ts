@@ -59,7 +59,7 @@ describe("example configs", () => {
     expect(config.risk.maxOrderSize).toBe(100_000_000n);
     expect(config.risk.priceBand).toEqual({ min: 20_000n, max: 980_000n });
     expect(config.markets.filters.vertical).toEqual(["football"]);
-    expect(config.strategy.params).toEqual({ spreadTicks: 20, levels: 2 });
+    expect(config.strategy.params).toMatchObject({ halfSpreadTicks: 20, levels: 2, size: "10" });
   });
 
   it("configs/live.example.yaml without its environment names every missing variable", () => {
