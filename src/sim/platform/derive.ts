@@ -1,0 +1,71 @@
+/**
+ * Deterministic derivations: vault addresses, on-chain ids of markets, slugs.
+ *
+ * Everything here is a pure function of its input so that the same scenario and seed give
+ * the same addresses and ids on every run (tests, recorded backtests and the demo depend on it).
+ */
+import { encodePacked, getAddress, hexToBigInt, keccak256, stringToHex, type Address, type Hex } from "viem";
+
+export const WALLET_RE = /^0x[0-9a-fA-F]{40}$/;
+
+export function isWalletAddress(text: string): boolean {
+  return WALLET_RE.test(text);
+}
+
+/** The address in the last 20 bytes of keccak256(label), EIP-55 cased. */
+export function addressFromLabel(label: string): Address {
+  const h = keccak256(stringToHex(label));
+  return getAddress(`0x${h.slice(-40)}`);
+}
+
+/**
+ * Simulated vault-of-signer (docs/spec-gaps.md): last 20 bytes of
+ * keccak256("vault:" + lowercased wallet), EIP-55 cased.
+ */
+export function vaultAddressOf(wallet: string): Address {
+  return addressFromLabel(`vault:${wallet.toLowerCase()}`);
+}
+
+/** A bytes32 hex id derived from a label (conditionId, questionId). */
+export function bytes32Of(label: string): Hex {
+  return keccak256(stringToHex(label));
+}
+
+/** ERC-1155 position id of outcome `index`: keccak256(conditionId ‖ uint256 index) as a decimal string. */
+export function outcomeTokenId(conditionId: Hex, index: number): string {
+  return hexToBigInt(keccak256(encodePacked(["bytes32", "uint256"], [conditionId, BigInt(index)]))).toString(10);
+}
+
+/** Lowercase kebab-case: ASCII letters and digits, single hyphens, no leading/trailing hyphen. */
+export function kebab(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/** Hands out slugs that are unique within one namespace: `x`, then `x-2`, `x-3`, ... */
+export class SlugAllocator {
+  private readonly taken = new Set<string>();
+
+  take(base: string, fallback = "item"): string {
+    const root = kebab(base) || fallback;
+    let slug = root;
+    for (let n = 2; this.taken.has(slug); n++) slug = `${root}-${n}`;
+    this.taken.add(slug);
+    return slug;
+  }
+
+  /** Reserve an exact slug; false when it is taken or not already lowercase kebab-case. */
+  claim(slug: string): boolean {
+    if (kebab(slug) !== slug || slug === "" || this.taken.has(slug)) return false;
+    this.taken.add(slug);
+    return true;
+  }
+
+  has(slug: string): boolean {
+    return this.taken.has(slug);
+  }
+}

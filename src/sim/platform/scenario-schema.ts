@@ -1,0 +1,392 @@
+/**
+ * The zod schema of a simulator scenario file (YAML). Validation errors name the key path
+ * (`partners[0].keys[1].key`); cross-field rules (unique ids, references, key issuance
+ * rules of spec 5.3, window order) are checked here too so a bad file fails at load, not
+ * halfway through a run.
+ */
+import { z } from "zod";
+import { privateKeyToAccount } from "viem/accounts";
+import { tryParseMicros, SCALE, type Micros } from "../../core/money.js";
+import { MAX_FEE_RATE_BPS } from "../../core/amounts.js";
+import { WALLET_RE } from "./derive.js";
+import { FAULT_KINDS } from "./faults.js";
+import { keyIssuanceProblem, parseApiKey, SCOPES } from "./keys.js";
+import { MARKET_STATUSES } from "./lifecycle.js";
+import type { Partner, PARTNER_KINDS } from "./partners.js";
+import { parseDurationMs, parseTimeSpec, type TimeSpec } from "./time.js";
+
+export const STAGES = [
+  "group",
+  "r32",
+  "r16",
+  "quarter_finals",
+  "semi_finals",
+  "third_place",
+  "final",
+  "fifa_friendlies",
+  "ucl",
+  "uefa_europa_conference_league",
+] as const;
+
+const timeSpec = z.string().transform((s, ctx): TimeSpec => {
+  const t = parseTimeSpec(s);
+  if (!t) {
+    ctx.addIssue({ code: "custom", message: `expected a relative time (+2m, -1h, now) or ISO-8601, got ${JSON.stringify(s)}` });
+    return z.NEVER;
+  }
+  return t;
+});
+
+const duration = z.union([z.number().int().nonnegative(), z.string()]).transform((v, ctx): number => {
+  if (typeof v === "number") return v;
+  const ms = parseDurationMs(v);
+  if (ms === undefined) {
+    ctx.addIssue({ code: "custom", message: `expected a duration such as 10s, 250ms or 1h30m, got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+/** Decimal amount as a string (integers may be unquoted); never through a float. */
+function decimal(what: string, ok: (m: Micros) => boolean) {
+  return z.union([z.string(), z.number()]).transform((v, ctx): Micros => {
+    if (typeof v === "number" && !Number.isSafeInteger(v)) {
+      ctx.addIssue({ code: "custom", message: `${what}: quote decimal values ("0.55"), got the number ${v}` });
+      return z.NEVER;
+    }
+    const m = tryParseMicros(String(v));
+    if (m === undefined || !ok(m)) {
+      ctx.addIssue({ code: "custom", message: `expected ${what}, got ${JSON.stringify(v)}` });
+      return z.NEVER;
+    }
+    return m;
+  });
+}
+
+const amount = decimal("a non-negative decimal string with at most 6 decimals", (m) => m >= 0n);
+const quantity = decimal("a positive decimal quantity with at most 6 decimals", (m) => m > 0n);
+const probabilityPrice = decimal("a price strictly between 0 and 1", (m) => m > 0n && m < SCALE);
+const address = z.string().regex(WALLET_RE, "expected 0x followed by 40 hex characters");
+const nullableText = z.string().nullable().default(null);
+
+const platformSchema = z.strictObject({
+  env: z.string().regex(/^[A-Za-z0-9]+$/).default("sim"),
+  keyPrefix: z.string().regex(/^[A-Za-z0-9]+$/).default("pmk"),
+  chainId: z.number().int().positive().default(31337),
+  apiVersion: z.string().min(1).default("2026-10-09"),
+  defaultFeeTakerBps: z.number().int().min(0).max(MAX_FEE_RATE_BPS).default(100),
+  domain: z.strictObject({ name: z.string().default("PartnerExchange"), version: z.string().default("1") }).prefault({}),
+  contracts: z
+    .strictObject({
+      exchange: z.strictObject({ binary: address.optional(), negRisk: address.optional() }).prefault({}),
+      vaultFactory: address.optional(),
+      collateral: address.optional(),
+    })
+    .prefault({}),
+});
+
+const keySchema = z.strictObject({
+  key: z.string().refine((k) => parseApiKey(k) !== undefined, "expected <key_prefix>_<env>_<keyId>_<secret>, each part [A-Za-z0-9]+"),
+  scopes: z.array(z.enum(SCOPES)).min(1),
+  expiresAt: timeSpec.nullable().default(null),
+  revoked: z.boolean().default(false),
+  ipAllowlist: z.array(z.string().min(1)).nullable().default(null),
+  label: nullableText,
+});
+
+const partnerSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9._-]+$/, "use letters, digits, '.', '_' or '-'"),
+  name: z.string().min(1),
+  kind: z.enum(["single_wallet", "multi_wallet"] satisfies typeof PARTNER_KINDS),
+  requirePerWalletKyc: z.boolean().default(true),
+  rateLimitPerMin: z.number().int().positive().default(600),
+  /** An address, or the `name` of a wallet of this file. */
+  associatedWallet: z.string().nullable().default(null),
+  suspended: z.boolean().default(false),
+  keys: z.array(keySchema).default([]),
+});
+
+const walletSchema = z.strictObject({
+  name: z.string().min(1).optional(),
+  privateKey: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected 0x followed by 64 hex characters").optional(),
+  address: address.optional(),
+  partner: z.string().nullable().default(null),
+  kyc: z.strictObject({ approved: z.boolean().default(false), tier: z.number().int().min(0).default(0) }).prefault({}),
+  banned: z.boolean().default(false),
+  onboarded: z.boolean().default(true),
+  balances: z
+    .strictObject({
+      collateral: amount.default(0n),
+      positions: z
+        .array(z.strictObject({ market: z.string().min(1), outcome: z.number().int().min(0), quantity }))
+        .default([]),
+    })
+    .prefault({}),
+});
+
+const flowSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Random-walk volatility of the fair value (probability units per sqrt(minute)). */
+  volPerSqrtMin: z.number().nonnegative().default(0.01),
+  jumpProbPerMin: z.number().min(0).max(1).default(0.01),
+  /** Typical jump size in probability units. */
+  jumpSize: z.number().min(0).max(1).default(0.05),
+  takerArrivalPerMin: z.number().nonnegative().default(4),
+  takerSize: z
+    .strictObject({
+      dist: z.enum(["fixed", "uniform", "lognormal"]).default("lognormal"),
+      min: quantity.default(1_000_000n),
+      max: quantity.default(100_000_000n),
+      mean: quantity.default(10_000_000n),
+    })
+    .prefault({}),
+  liquidity: z
+    .strictObject({
+      levels: z.number().int().min(0).max(50).default(5),
+      depthPerLevel: quantity.default(100_000_000n),
+      /** Distance of the first synthetic level from the fair value, each side. */
+      halfSpread: probabilityPrice.default(10_000n),
+      levelStep: probabilityPrice.default(10_000n),
+    })
+    .prefault({}),
+});
+
+const actionSchema = z.strictObject({
+  at: timeSpec,
+  action: z.enum(["pause", "resume", "suspend", "postpone", "close", "delay", "await_resolution", "dispute", "set_status", "resolve", "void"]),
+  status: z.enum(MARKET_STATUSES).optional(),
+  payoutNumerators: z.array(z.number().int().min(0)).optional(),
+});
+
+const marketSchema = z.strictObject({
+  title: z.string().min(1),
+  groupItemTitle: z.string().nullable().default(null),
+  slug: z.string().optional(),
+  symbol: z.string().regex(/^[A-Za-z0-9._-]+$/, "use letters, digits, '.', '_' or '-'").optional(),
+  outcomeLabels: z.array(z.string().min(1)).min(2).default(["Yes", "No"]),
+  feeTakerBps: z.number().int().min(0).max(MAX_FEE_RATE_BPS).nullable().default(null),
+  negRiskEligible: z.boolean().default(false),
+  marketType: nullableText,
+  resolutionWindowHours: z.number().int().positive().nullable().default(null),
+  officialDataSource: nullableText,
+  sourceMatchId: nullableText,
+  resolutionCriteria: nullableText,
+  kickoff: timeSpec.nullable().optional(),
+  tradingWindow: z.strictObject({
+    preMarketStartsAt: timeSpec.nullable().default(null),
+    opensAt: timeSpec,
+    closesAt: timeSpec.nullable().default(null),
+  }),
+  /** Fair value of each outcome (binary: one value for YES is enough). */
+  fairValue: z.union([probabilityPrice, z.array(probabilityPrice).min(1)]).optional(),
+  flow: flowSchema.prefault({}),
+  /** Administrative moves at set times (pause at +5m, resolve at +10m, ...). */
+  actions: z.array(actionSchema).default([]),
+});
+
+const eventSchema = z.strictObject({
+  slug: z.string().optional(),
+  title: z.string().min(1),
+  vertical: nullableText,
+  sport: nullableText,
+  tags: z.array(z.string().min(1)).default([]),
+  stage: z.enum(STAGES).nullable().default(null),
+  group: nullableText,
+  homeCountry: nullableText,
+  awayCountry: nullableText,
+  kickoff: timeSpec.nullable().default(null),
+  resolutionCriteriaUrl: nullableText,
+  markets: z.array(marketSchema).min(1),
+});
+
+const faultSchema = z.strictObject({
+  id: z.string().min(1).optional(),
+  route: z.string().min(1),
+  kind: z.enum(FAULT_KINDS),
+  probability: z.number().min(0).max(1).optional(),
+  window: z.strictObject({ from: timeSpec.nullable().optional(), to: timeSpec.nullable().optional() }).optional(),
+  nextCalls: z.number().int().min(0).optional(),
+  retryAfterSec: z.number().int().min(0).optional(),
+  latencyMs: z.number().int().min(0).optional(),
+  completeAfterMs: z.number().int().min(0).optional(),
+  execute: z.union([z.boolean(), z.number().min(0).max(1)]).optional(),
+  copies: z.number().int().min(2).optional(),
+  reorderWindow: z.number().int().min(2).optional(),
+});
+
+const startSchema = z
+  .string()
+  .default("now")
+  .transform((s, ctx): { kind: "now" } | { kind: "absolute"; atMs: number } => {
+    if (s === "now") return { kind: "now" };
+    const t = parseTimeSpec(s);
+    if (!t || t.kind !== "absolute") {
+      ctx.addIssue({ code: "custom", message: `start must be "now" or an ISO-8601 date-time, got ${JSON.stringify(s)}` });
+      return z.NEVER;
+    }
+    return t;
+  });
+
+const baseSchema = z.strictObject({
+  seed: z.number().int().min(0).max(0xffffffff).default(1),
+  start: startSchema,
+  platform: platformSchema.prefault({}),
+  onboarding: z.strictObject({ vaultDeployMs: duration.default(10_000), limitsConfirmMs: duration.default(25_000) }).prefault({}),
+  tags: z
+    .array(
+      z.strictObject({
+        slug: z.string().min(1),
+        name: z.string().min(1),
+        color: nullableText,
+        iconUrl: nullableText,
+        isFeatured: z.boolean().default(false),
+      }),
+    )
+    .default([]),
+  partners: z.array(partnerSchema).default([]),
+  wallets: z.array(walletSchema).default([]),
+  events: z.array(eventSchema).default([]),
+  faults: z.array(faultSchema).default([]),
+});
+
+type Base = z.output<typeof baseSchema>;
+type Ctx = z.RefinementCtx;
+
+function issue(ctx: Ctx, path: (string | number)[], message: string): void {
+  ctx.addIssue({ code: "custom", message, path });
+}
+
+/** Wallet addresses (lowercase), derived from private keys where given; undefined when unusable. */
+function walletAddresses(s: Base, ctx: Ctx): (string | undefined)[] {
+  return s.wallets.map((w, i) => {
+    let derived: string | undefined;
+    if (w.privateKey) {
+      try {
+        derived = privateKeyToAccount(w.privateKey as `0x${string}`).address.toLowerCase();
+      } catch {
+        issue(ctx, ["wallets", i, "privateKey"], "not a valid secp256k1 private key");
+        return undefined;
+      }
+    }
+    if (!derived && !w.address) {
+      issue(ctx, ["wallets", i], "a wallet needs a privateKey or an address");
+      return undefined;
+    }
+    if (derived && w.address && w.address.toLowerCase() !== derived) {
+      issue(ctx, ["wallets", i, "address"], `does not match the private key (which gives ${derived})`);
+    }
+    return derived ?? w.address!.toLowerCase();
+  });
+}
+
+function checkPartnersAndWallets(s: Base, ctx: Ctx): void {
+  const addresses = walletAddresses(s, ctx);
+  const seenWallets = new Map<string, number>();
+  addresses.forEach((a, i) => {
+    if (a === undefined) return;
+    if (seenWallets.has(a)) issue(ctx, ["wallets", i], `duplicate wallet ${a} (also wallets[${seenWallets.get(a)}])`);
+    seenWallets.set(a, i);
+  });
+  const names = new Map<string, number>();
+  s.wallets.forEach((w, i) => {
+    if (w.name === undefined) return;
+    if (names.has(w.name)) issue(ctx, ["wallets", i, "name"], `duplicate wallet name ${w.name}`);
+    names.set(w.name, i);
+  });
+  const partnerIds = new Set<string>();
+  s.partners.forEach((p, i) => {
+    if (partnerIds.has(p.id)) issue(ctx, ["partners", i, "id"], `duplicate partner id ${p.id}`);
+    partnerIds.add(p.id);
+  });
+  s.wallets.forEach((w, i) => {
+    if (w.partner !== null && !partnerIds.has(w.partner)) issue(ctx, ["wallets", i, "partner"], `unknown partner ${w.partner}`);
+  });
+  const keyIds = new Set<string>();
+  s.partners.forEach((p, pi) => {
+    let assoc: string | null = null;
+    if (p.associatedWallet !== null) {
+      const byName = names.get(p.associatedWallet);
+      assoc = byName !== undefined ? (addresses[byName] ?? null) : WALLET_RE.test(p.associatedWallet) ? p.associatedWallet.toLowerCase() : null;
+      if (assoc === null) issue(ctx, ["partners", pi, "associatedWallet"], "expected a 0x address or the name of a wallet in this file");
+    }
+    const assocIndex = assoc === null ? undefined : seenWallets.get(assoc);
+    const assocWallet = assocIndex === undefined ? undefined : s.wallets[assocIndex];
+    const own = s.wallets.filter((w) => w.partner === p.id && !w.banned && (!p.requirePerWalletKyc || (w.kyc.approved && w.kyc.tier >= 1)));
+    const asPartner: Partner = { ...p, associatedWallet: assoc, createdAtMs: 0 };
+    p.keys.forEach((k, ki) => {
+      const parsed = parseApiKey(k.key);
+      if (!parsed) return;
+      if (parsed.prefix !== s.platform.keyPrefix || parsed.env !== s.platform.env) {
+        issue(ctx, ["partners", pi, "keys", ki, "key"], `key must start with ${s.platform.keyPrefix}_${s.platform.env}_`);
+      }
+      if (keyIds.has(parsed.keyId)) issue(ctx, ["partners", pi, "keys", ki, "key"], `duplicate key id ${parsed.keyId}`);
+      keyIds.add(parsed.keyId);
+      const problem = keyIssuanceProblem(asPartner, k.scopes, {
+        associatedWalletKycApproved: !!assocWallet && assocWallet.kyc.approved && assocWallet.kyc.tier >= 1 && !assocWallet.banned,
+        activeTradingWallets: own.length,
+      });
+      if (problem) issue(ctx, ["partners", pi, "keys", ki, "scopes"], problem);
+    });
+  });
+  if (s.onboarding.limitsConfirmMs < s.onboarding.vaultDeployMs) {
+    issue(ctx, ["onboarding", "limitsConfirmMs"], "must be at least vaultDeployMs");
+  }
+}
+
+function comparable(t: TimeSpec, startMs: number | undefined): number | undefined {
+  if (t.kind === "absolute") return startMs === undefined ? undefined : t.atMs;
+  return (startMs ?? 0) + t.offsetMs;
+}
+
+function checkMarkets(s: Base, ctx: Ctx): void {
+  const startMs = s.start.kind === "absolute" ? s.start.atMs : undefined;
+  const slugs = new Set<string>();
+  const symbols = new Set<string>();
+  s.events.forEach((e, ei) => {
+    if (e.slug !== undefined) {
+      if (slugs.has(`e:${e.slug}`)) issue(ctx, ["events", ei, "slug"], `duplicate event slug ${e.slug}`);
+      slugs.add(`e:${e.slug}`);
+    }
+    e.markets.forEach((m, mi) => {
+      const at = (...p: (string | number)[]) => ["events", ei, "markets", mi, ...p];
+      if (new Set(m.outcomeLabels).size !== m.outcomeLabels.length) issue(ctx, at("outcomeLabels"), "labels must be unique");
+      if (m.slug !== undefined) {
+        if (slugs.has(`m:${m.slug}`)) issue(ctx, at("slug"), `duplicate market slug ${m.slug}`);
+        slugs.add(`m:${m.slug}`);
+      }
+      if (m.symbol !== undefined) {
+        if (symbols.has(m.symbol)) issue(ctx, at("symbol"), `duplicate symbol ${m.symbol}`);
+        symbols.add(m.symbol);
+      }
+      if (Array.isArray(m.fairValue) && m.fairValue.length !== m.outcomeLabels.length && !(m.outcomeLabels.length === 2 && m.fairValue.length === 1)) {
+        issue(ctx, at("fairValue"), `needs one value per outcome (${m.outcomeLabels.length})`);
+      }
+      const w = m.tradingWindow;
+      const pre = w.preMarketStartsAt ? comparable(w.preMarketStartsAt, startMs) : undefined;
+      const open = comparable(w.opensAt, startMs);
+      const close = w.closesAt ? comparable(w.closesAt, startMs) : undefined;
+      if (pre !== undefined && open !== undefined && pre >= open) issue(ctx, at("tradingWindow", "preMarketStartsAt"), "must be before opensAt");
+      if (close !== undefined && open !== undefined && close <= open) issue(ctx, at("tradingWindow", "closesAt"), "must be after opensAt");
+      m.actions.forEach((a, ai) => {
+        if (a.action === "set_status" && a.status === undefined) issue(ctx, at("actions", ai, "status"), "set_status needs a status");
+        if (a.action === "resolve" && a.payoutNumerators?.length !== m.outcomeLabels.length) {
+          issue(ctx, at("actions", ai, "payoutNumerators"), `resolve needs ${m.outcomeLabels.length} payout numerators`);
+        }
+      });
+    });
+  });
+}
+
+export const scenarioSchema = baseSchema.superRefine((s, ctx) => {
+  checkPartnersAndWallets(s, ctx);
+  checkMarkets(s, ctx);
+});
+
+export type Scenario = z.output<typeof scenarioSchema>;
+export type ScenarioPartner = Scenario["partners"][number];
+export type ScenarioWallet = Scenario["wallets"][number];
+export type ScenarioEvent = Scenario["events"][number];
+export type ScenarioMarket = ScenarioEvent["markets"][number];
+export type FlowParams = ScenarioMarket["flow"];
+export type ScenarioAction = ScenarioMarket["actions"][number];
+export type ScenarioFault = Scenario["faults"][number];
