@@ -1,0 +1,78 @@
+/**
+ * Fixed-window arithmetic shared by the platform side (fixed-window.ts) and the client side
+ * (window-ledger.ts): both must cut time at the same instants or the client's pacing drifts across the
+ * platform's windows. A window of W ms covers [k*W + phase, (k+1)*W + phase) on the epoch clock; the
+ * platform uses phase 0 (spec 8.1: fixed windows), the client may learn a non-zero phase from
+ * `X-RateLimit-Reset` when its clock and the platform's disagree.
+ */
+
+export function windowStart(nowMs: number, windowMs: number, phaseMs = 0): number {
+  return Math.floor((nowMs - phaseMs) / windowMs) * windowMs + phaseMs;
+}
+
+/** Whole seconds until `untilMs`, rounded up, at least 1 (Retry-After / X-RateLimit-Reset are delta-seconds). */
+export function deltaSeconds(untilMs: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
+}
+
+/** Values of the three rate-limit headers of spec 8.1. `resetSec` is delta-seconds, not an epoch. */
+export interface RateLimitHeaderValues {
+  readonly limit: number;
+  readonly remaining: number;
+  readonly resetSec: number;
+}
+
+export const HEADER_LIMIT = "X-RateLimit-Limit";
+export const HEADER_REMAINING = "X-RateLimit-Remaining";
+export const HEADER_RESET = "X-RateLimit-Reset";
+export const HEADER_RETRY_AFTER = "Retry-After";
+
+/** Header name -> value, for a response. `retryAfterSec` adds `Retry-After` (429 answers). */
+export function formatRateLimitHeaders(h: RateLimitHeaderValues, retryAfterSec?: number): Record<string, string> {
+  const out: Record<string, string> = {
+    [HEADER_LIMIT]: String(h.limit),
+    [HEADER_REMAINING]: String(h.remaining),
+    [HEADER_RESET]: String(h.resetSec),
+  };
+  if (retryAfterSec !== undefined) out[HEADER_RETRY_AFTER] = String(retryAfterSec);
+  return out;
+}
+
+export type HeaderSource =
+  | Headers
+  | ReadonlyMap<string, string>
+  | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** Case-insensitive header read over the shapes a transport may hand over (fetch Headers, node, plain). */
+export function headerValue(headers: HeaderSource | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (typeof (headers as Headers).get === "function" && !(headers instanceof Map)) {
+    return (headers as Headers).get(name) ?? undefined;
+  }
+  const lower = name.toLowerCase();
+  const entries: Iterable<[string, unknown]> =
+    headers instanceof Map ? (headers as ReadonlyMap<string, string>).entries() : Object.entries(headers);
+  for (const [k, v] of entries) {
+    if (k.toLowerCase() !== lower) continue;
+    if (typeof v === "string") return v;
+    if (Array.isArray(v) && typeof v[0] === "string") return v[0];
+  }
+  return undefined;
+}
+
+/** A non-negative integer header, or undefined when absent or malformed. */
+export function intHeader(headers: HeaderSource | undefined, name: string): number | undefined {
+  const v = headerValue(headers, name)?.trim();
+  if (v === undefined || !/^\d+$/.test(v)) return undefined;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** The three rate headers when all are present and well-formed. */
+export function parseRateLimitHeaders(headers: HeaderSource | undefined): RateLimitHeaderValues | undefined {
+  const limit = intHeader(headers, HEADER_LIMIT);
+  const remaining = intHeader(headers, HEADER_REMAINING);
+  const resetSec = intHeader(headers, HEADER_RESET);
+  if (limit === undefined || remaining === undefined || resetSec === undefined) return undefined;
+  return { limit, remaining, resetSec };
+}
