@@ -75,3 +75,5 @@ export interface SocketConnector {
   /** Open a socket to `path` (e.g. `/ws/user?key=...`) with upgrade headers. */
   connect(path: string, headers: Record<string, string>): SocketLike;
 }
+
+export type HttpMethod = HttpRequest["method"];

@@ -1,0 +1,41 @@
+/** Client-side checks of request bodies with the wire's request schemas, before anything is sent. */
+import type { z } from "zod";
+import type { RequestCheck } from "../wire/index.js";
+import { checkPlaceBody, checkRequest } from "../wire/index.js";
+import type { ApiCore, CallSpec } from "./core.js";
+import { ApiError } from "./errors.js";
+
+function fail(core: ApiCore, spec: Pick<CallSpec, "method" | "path">, check: Extract<RequestCheck<unknown>, { ok: false }>, prefix = ""): ApiError {
+  return new ApiError({
+    source: "local",
+    status: 0,
+    code: check.code,
+    message: core.scrub(`request refused before sending: ${prefix}${check.message}`),
+    method: spec.method,
+    path: spec.path,
+    handling: "fix_request",
+    details: { fields: check.fields.map((f) => prefix + f) },
+    issues: check.issues.map((i) => ({ path: prefix + i.path, message: i.message })),
+    attempts: 0,
+  });
+}
+
+/** Throws a local ApiError (code from the spec's catalogue, e.g. `invalid_amounts`) on a bad place body. */
+export function assertPlaceBody(core: ApiCore, spec: Pick<CallSpec, "method" | "path">, body: unknown, prefix = ""): void {
+  if (!core.validateRequests) return;
+  const check = checkPlaceBody(body);
+  if (!check.ok) throw fail(core, spec, check, prefix);
+}
+
+export function assertBody(core: ApiCore, spec: Pick<CallSpec, "method" | "path">, schema: z.ZodType, body: unknown): void {
+  if (!core.validateRequests) return;
+  const check = checkRequest(schema, body);
+  if (!check.ok) throw fail(core, spec, check);
+}
+
+const WALLET_RE = /^0x[0-9a-fA-F]{40}$/;
+
+/** `X-User-Wallet` must be 0x + 40 hex (spec 5.3); checked once when a wallet view is made. */
+export function assertWallet(wallet: string): void {
+  if (!WALLET_RE.test(wallet)) throw new RangeError(`not a wallet address: ${JSON.stringify(wallet.slice(0, 64))}`);
+}
