@@ -93,7 +93,7 @@ wallets:
 admin:
   token: \${T}
 strategy:
-  name: symmetric
+  name: ladder
 `,
       "live.yaml",
       env,
