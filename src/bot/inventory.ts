@@ -1,0 +1,431 @@
+/**
+ * Inventory and PnL per wallet, market and outcome, from fills. Pure bookkeeping in bigint.
+ *
+ * Positions. BUY adds shares, SELL removes them. Each position is a fold over its fills in
+ * canonical order (time, trade id, order id: see fill-ledger.ts), so the same set of fills gives the
+ * same position whatever order they arrived in; a fill that sorts last is applied in O(1), an
+ * out-of-order one refolds its position.
+ *
+ * Average-cost method. The cost basis is kept EXACT as sum(price x qty) in micros x micro-shares
+ * ("micro²"); avgCost = cost / qty. A reducing fill realises `price x closed - cost x closed / held`
+ * (the only division, truncated toward zero at micro² precision; closing the whole position
+ * removes the whole cost, so a round trip realises exactly). A fill that crosses zero closes the
+ * old side and opens the rest at its price. Realised PnL is gross: fees are kept apart and
+ * `net = realised + unrealised - fees`. avgCost excludes fees, like the platform's `avgPrice`.
+ *
+ * Cash. Settlement-token movement as the platform books it: per order, a BUY has paid
+ * ceil(sum(price x qty) / 1e6) and a SELL received floor(...) (the simulator's ledger rule, so an
+ * order's total equals its signed amount's rounding), minus each fill's fee, plus resolution
+ * payouts. `cashDelta` is therefore exact against `/api/me/balances` where realised PnL is not
+ * (they differ by that per-order rounding, under a micro per order).
+ *
+ * Settlement. `resolve` pays each position floor(qty x numerator / sum(numerators)); `voidMarket`
+ * pays 1/outcomeCount per share (the conditional-token convention, as the simulator does). It
+ * realises `payout - cost` and flattens the position; fills stamped after it are counted as anomalies.
+ *
+ * Anchoring. A daemon that starts with holdings `anchor`s each wallet to `/api/me/positions` and
+ * `/api/me/balances` read at a server time: fills stamped at or before it are already in those
+ * figures and are ignored here.
+ */
+import { ONE, SCALE, absMicros, divRound, parseMicros, type Micros } from "../core/money.js";
+import type { Balances, Position } from "../wire/portfolio.js";
+import { compareFills, fillKey, type Fill } from "./fill-ledger.js";
+import type { PositionView } from "./quotes.js";
+
+/** What inventory needs of a fill. */
+export type InventoryFill = Pick<Fill, "tradeId" | "wallet" | "orderId" | "marketId" | "outcome" | "side" | "price" | "qty" | "fee" | "ts">;
+
+export interface PositionSummary {
+  wallet: string;
+  marketId: string;
+  outcome: number;
+  /** Signed micro-shares. */
+  qty: Micros;
+  /** Micros per share (floor of the magnitude); null when flat. */
+  avgCost: Micros | null;
+  /** Cost basis of the held shares in settlement micros (floor). */
+  costBasis: Micros;
+  realisedPnl: Micros;
+  fees: Micros;
+  /** Cash received at resolution / void. */
+  payout: Micros;
+  settled: boolean;
+  /** Fills stamped after the market settled: an anomaly (the platform stops trading first). */
+  fillsAfterSettlement: number;
+}
+
+export interface PnlSummary {
+  realised: Micros;
+  unrealised: Micros;
+  fees: Micros;
+  /** realised + unrealised - fees. */
+  net: Micros;
+  /** Positions held with no mark (their unrealised PnL is not in `unrealised`). */
+  unmarked: { marketId: string; outcome: number }[];
+}
+
+/** Mark price (micros per share) of an outcome; undefined when there is none. */
+export type Marks = (marketId: string, outcome: number) => Micros | undefined;
+
+export interface PositionDrift {
+  wallet: string;
+  marketId: string;
+  outcome: number;
+  ours: Micros;
+  theirs: Micros;
+  /** theirs - ours. */
+  diff: Micros;
+}
+
+export interface CashDrift {
+  wallet: string;
+  ours: Micros;
+  theirs: Micros;
+  diff: Micros;
+}
+
+export interface DriftReport {
+  positions: PositionDrift[];
+  cash?: CashDrift;
+  clean: boolean;
+}
+
+export interface AnchorPosition {
+  marketId: string;
+  outcome: number;
+  qty: Micros;
+  /** Average entry price (micros per share); null or absent counts as 0. */
+  avgPrice?: Micros | null;
+}
+
+interface Settlement {
+  ts: number;
+  nums: readonly bigint[];
+  den: bigint;
+}
+
+interface Pos {
+  wallet: string;
+  marketId: string;
+  outcome: number;
+  fills: InventoryFill[];
+  openQty: Micros;
+  openCost: bigint;
+  qty: Micros;
+  cost: bigint;
+  realised: bigint;
+  fees: Micros;
+  payout: Micros;
+  settled: boolean;
+  afterSettlement: number;
+}
+
+export interface InventoryCounters {
+  fills: number;
+  duplicates: number;
+  preAnchor: number;
+  driftChecks: number;
+  driftRecords: number;
+}
+
+/** `/api/me/positions` rows as anchor positions (avgPrice parsed down to the micro). */
+export function anchorPositionsOf(rows: readonly Position[]): AnchorPosition[] {
+  return rows.map((r) => ({
+    marketId: r.marketId,
+    outcome: r.outcome,
+    qty: parseMicros(r.quantity),
+    avgPrice: r.avgPrice === null ? null : parseMicros(r.avgPrice, "floor"),
+  }));
+}
+
+/** Marks of a binary market from the YES mid: YES at mid, NO at 1 - mid. */
+export function binaryMarks(marketId: string, yesMid: Micros): Marks {
+  return (m, o) => (m !== marketId ? undefined : o === 0 ? yesMid : o === 1 ? ONE - yesMid : undefined);
+}
+
+const floorMicros = (x: bigint): Micros => divRound(x, SCALE, "floor");
+
+export class Inventory {
+  private readonly pos = new Map<string, Pos>();
+  private readonly seen = new Set<string>();
+  /** Per order and side: exact cumulative notional (micro²). */
+  private readonly orderNotional = new Map<string, bigint>();
+  private readonly tradeCash = new Map<string, Micros>();
+  private readonly settlements = new Map<string, Settlement>();
+  private readonly anchors = new Map<string, { ts: number; cash?: Micros }>();
+  readonly counters: InventoryCounters = { fills: 0, duplicates: 0, preAnchor: 0, driftChecks: 0, driftRecords: 0 };
+
+  /** Apply one fill; false when it was already applied (same key) or predates the wallet's anchor. */
+  applyFill(f: InventoryFill): boolean {
+    const key = fillKey(f);
+    if (this.seen.has(key)) {
+      this.counters.duplicates++;
+      return false;
+    }
+    const wallet = f.wallet.toLowerCase();
+    const anchor = this.anchors.get(wallet);
+    if (anchor !== undefined && f.ts <= anchor.ts) {
+      this.counters.preAnchor++;
+      return false;
+    }
+    this.seen.add(key);
+    this.counters.fills++;
+    const fill = { ...f, wallet };
+    this.moveNotional(fill, 1n);
+    const p = this.position(wallet, f.marketId, f.outcome);
+    const last = p.fills[p.fills.length - 1];
+    const settlement = this.settlements.get(f.marketId);
+    p.fills.push(fill);
+    if (last === undefined || compareFills(last, fill) <= 0) {
+      if (settlement === undefined) step(p, fill);
+      else this.refold(p);
+    } else {
+      p.fills.sort(compareFills);
+      this.refold(p);
+    }
+    return true;
+  }
+
+  /** Take back a fill applied earlier (a ledger conflict resolved the other way). */
+  removeFill(f: InventoryFill): boolean {
+    const key = fillKey(f);
+    if (!this.seen.delete(key)) return false;
+    const p = this.pos.get(posKey(f.wallet.toLowerCase(), f.marketId, f.outcome));
+    if (p === undefined) return false;
+    const i = p.fills.findIndex((x) => fillKey(x) === key);
+    if (i < 0) return false;
+    const [old] = p.fills.splice(i, 1);
+    this.moveNotional(old!, -1n);
+    this.counters.fills--;
+    this.refold(p);
+    return true;
+  }
+
+  replaceFill(previous: InventoryFill, next: InventoryFill): void {
+    this.removeFill(previous);
+    this.applyFill(next);
+  }
+
+  /** The wallet's holdings and cash as read from the platform at server time `ts`. */
+  anchor(wallet: string, ts: number, positions: readonly AnchorPosition[], cash?: Micros): void {
+    const w = wallet.toLowerCase();
+    this.anchors.set(w, cash === undefined ? { ts } : { ts, cash });
+    for (const a of positions) {
+      const p = this.position(w, a.marketId, a.outcome);
+      p.openQty = a.qty;
+      p.openCost = a.qty * (a.avgPrice ?? 0n);
+      this.refold(p);
+    }
+  }
+
+  /** Resolution with the market's payoutNumerators (spec 2.6). */
+  resolve(marketId: string, payoutNumerators: readonly (bigint | number | string)[], ts: number): void {
+    const nums = payoutNumerators.map((n) => BigInt(n));
+    const den = nums.reduce((a, b) => a + b, 0n);
+    if (den <= 0n) throw new Error(`payoutNumerators of ${marketId} sum to ${den}`);
+    this.settlements.set(marketId, { ts, nums, den });
+    for (const p of this.pos.values()) if (p.marketId === marketId) this.refold(p);
+  }
+
+  /** Void: every outcome pays 1/outcomeCount. */
+  voidMarket(marketId: string, outcomeCount: number, ts: number): void {
+    this.resolve(marketId, new Array<bigint>(outcomeCount).fill(1n), ts);
+  }
+
+  // ---- queries ------------------------------------------------------------------------------
+
+  private position(wallet: string, marketId: string, outcome: number): Pos {
+    const w = wallet.toLowerCase();
+    const key = posKey(w, marketId, outcome);
+    let p = this.pos.get(key);
+    if (p === undefined) {
+      p = emptyPos(w, marketId, outcome);
+      this.pos.set(key, p);
+    }
+    return p;
+  }
+
+  summary(wallet: string, marketId: string, outcome: number): PositionSummary {
+    const w = wallet.toLowerCase();
+    const p = this.pos.get(posKey(w, marketId, outcome));
+    return summarise(p ?? emptyPos(w, marketId, outcome));
+  }
+
+  /** Every position (of one wallet / market when given), in wallet, market, outcome order. */
+  positions(wallet?: string, marketId?: string): PositionSummary[] {
+    const w = wallet?.toLowerCase();
+    const out: PositionSummary[] = [];
+    for (const p of this.pos.values()) {
+      if ((w !== undefined && p.wallet !== w) || (marketId !== undefined && p.marketId !== marketId)) continue;
+      out.push(summarise(p));
+    }
+    return out.sort((a, b) => (a.wallet !== b.wallet ? (a.wallet < b.wallet ? -1 : 1) : a.marketId !== b.marketId ? (a.marketId < b.marketId ? -1 : 1) : a.outcome - b.outcome));
+  }
+
+  /** The strategy's view of one wallet's holdings on a market (non-zero positions only). */
+  positionViews(wallet: string, marketId: string): PositionView[] {
+    return this.positions(wallet, marketId)
+      .filter((p) => p.qty !== 0n)
+      .map((p) => ({ outcome: p.outcome, qty: p.qty, avgCost: p.avgCost }));
+  }
+
+  /** Settlement-token movement since the anchor (or since the start): trades, fees, payouts. */
+  cashDelta(wallet: string): Micros {
+    const w = wallet.toLowerCase();
+    let total = this.tradeCash.get(w) ?? 0n;
+    for (const p of this.pos.values()) if (p.wallet === w) total += p.payout - p.fees;
+    return total;
+  }
+
+  /** Anchored cash plus the delta; undefined when the wallet's cash was never anchored. */
+  expectedCash(wallet: string): Micros | undefined {
+    const a = this.anchors.get(wallet.toLowerCase());
+    return a?.cash === undefined ? undefined : a.cash + this.cashDelta(wallet);
+  }
+
+  pnl(wallet: string, marks: Marks, marketId?: string): PnlSummary {
+    const w = wallet.toLowerCase();
+    let realised = 0n;
+    let unrealised = 0n;
+    let fees = 0n;
+    const unmarked: { marketId: string; outcome: number }[] = [];
+    for (const p of this.pos.values()) {
+      if (p.wallet !== w || (marketId !== undefined && p.marketId !== marketId)) continue;
+      realised += p.realised;
+      fees += p.fees;
+      if (p.qty === 0n) continue;
+      const mark = marks(p.marketId, p.outcome);
+      if (mark === undefined) unmarked.push({ marketId: p.marketId, outcome: p.outcome });
+      else unrealised += mark * p.qty - p.cost;
+    }
+    const r = floorMicros(realised);
+    const u = floorMicros(unrealised);
+    return { realised: r, unrealised: u, fees, net: floorMicros(realised + unrealised) - fees, unmarked };
+  }
+
+  /**
+   * Compare one wallet with `/api/me/positions` (quantities) and `/api/me/balances` (total, when the
+   * wallet's cash is anchored). Every difference is a drift record; nothing is corrected here.
+   */
+  checkAgainst(wallet: string, platformPositions: readonly Position[], balances?: Balances): DriftReport {
+    const w = wallet.toLowerCase();
+    this.counters.driftChecks++;
+    const theirs = new Map<string, { marketId: string; outcome: number; qty: Micros }>();
+    for (const p of platformPositions) {
+      const k = `${p.marketId}|${p.outcome}`;
+      const prev = theirs.get(k);
+      theirs.set(k, { marketId: p.marketId, outcome: p.outcome, qty: (prev?.qty ?? 0n) + parseMicros(p.quantity) });
+    }
+    const ours = new Map<string, { marketId: string; outcome: number; qty: Micros }>();
+    for (const p of this.pos.values()) if (p.wallet === w) ours.set(`${p.marketId}|${p.outcome}`, p);
+    const drifts: PositionDrift[] = [];
+    for (const k of new Set([...theirs.keys(), ...ours.keys()])) {
+      const o = ours.get(k);
+      const t = theirs.get(k);
+      const oq = o?.qty ?? 0n;
+      const tq = t?.qty ?? 0n;
+      if (oq === tq) continue;
+      const ref = (o ?? t)!;
+      drifts.push({ wallet: w, marketId: ref.marketId, outcome: ref.outcome, ours: oq, theirs: tq, diff: tq - oq });
+    }
+    drifts.sort((a, b) => (a.marketId !== b.marketId ? (a.marketId < b.marketId ? -1 : 1) : a.outcome - b.outcome));
+    const report: DriftReport = { positions: drifts, clean: drifts.length === 0 };
+    const expected = this.expectedCash(w);
+    if (balances !== undefined && expected !== undefined) {
+      const total = parseMicros(balances.collateral.total);
+      if (total !== expected) {
+        report.cash = { wallet: w, ours: expected, theirs: total, diff: total - expected };
+        report.clean = false;
+      }
+    }
+    this.counters.driftRecords += drifts.length + (report.cash === undefined ? 0 : 1);
+    return report;
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private moveNotional(f: InventoryFill, sign: 1n | -1n): void {
+    const k = `${f.wallet}|${f.orderId}|${f.side}`;
+    const before = this.orderNotional.get(k) ?? 0n;
+    const after = before + sign * f.price * f.qty;
+    this.orderNotional.set(k, after);
+    // BUY pays ceil of its cumulative notional, SELL receives floor: see the header.
+    const cash = (x: bigint): Micros => (f.side === "BUY" ? -divRound(x, SCALE, "ceil") : divRound(x, SCALE, "floor"));
+    this.tradeCash.set(f.wallet, (this.tradeCash.get(f.wallet) ?? 0n) + cash(after) - cash(before));
+  }
+
+  private refold(p: Pos): void {
+    p.qty = p.openQty;
+    p.cost = p.openCost;
+    p.realised = 0n;
+    p.fees = 0n;
+    p.payout = 0n;
+    p.settled = false;
+    p.afterSettlement = 0;
+    const s = this.settlements.get(p.marketId);
+    for (const f of p.fills) {
+      if (s !== undefined && !p.settled && f.ts > s.ts) settle(p, s);
+      if (p.settled) p.afterSettlement++;
+      step(p, f);
+    }
+    if (s !== undefined && !p.settled) settle(p, s);
+  }
+}
+
+function emptyPos(wallet: string, marketId: string, outcome: number): Pos {
+  return { wallet, marketId, outcome, fills: [], openQty: 0n, openCost: 0n, qty: 0n, cost: 0n, realised: 0n, fees: 0n, payout: 0n, settled: false, afterSettlement: 0 };
+}
+
+function posKey(wallet: string, marketId: string, outcome: number): string {
+  return `${wallet}|${marketId}|${outcome}`;
+}
+
+/** One fill into the average-cost fold (see the header). */
+function step(p: Pos, f: InventoryFill): void {
+  p.fees += f.fee;
+  const dq = f.side === "BUY" ? f.qty : -f.qty;
+  if (p.qty === 0n || p.qty > 0n === dq > 0n) {
+    p.qty += dq;
+    p.cost += f.price * dq;
+    return;
+  }
+  const held = absMicros(p.qty);
+  const closed = f.qty < held ? f.qty : held;
+  const removed = closed === held ? p.cost : (p.cost * closed) / held;
+  const sign = p.qty > 0n ? 1n : -1n;
+  p.realised += sign * f.price * closed - removed;
+  p.qty -= sign * closed;
+  p.cost -= removed;
+  const rest = f.qty - closed;
+  if (rest > 0n) {
+    const d = dq > 0n ? rest : -rest;
+    p.qty += d;
+    p.cost += f.price * d;
+  }
+}
+
+function settle(p: Pos, s: Settlement): void {
+  const num = s.nums[p.outcome] ?? 0n;
+  const payout = divRound(p.qty * num, s.den, "floor");
+  p.payout += payout;
+  p.realised += payout * SCALE - p.cost;
+  p.qty = 0n;
+  p.cost = 0n;
+  p.settled = true;
+}
+
+function summarise(p: Pos): PositionSummary {
+  return {
+    wallet: p.wallet,
+    marketId: p.marketId,
+    outcome: p.outcome,
+    qty: p.qty,
+    avgCost: p.qty === 0n ? null : divRound(absMicros(p.cost), absMicros(p.qty), "floor"),
+    costBasis: floorMicros(p.cost),
+    realisedPnl: floorMicros(p.realised),
+    fees: p.fees,
+    payout: p.payout,
+    settled: p.settled,
+    fillsAfterSettlement: p.afterSettlement,
+  };
+}

@@ -1,0 +1,454 @@
+/**
+ * The order lifecycle as data: our states, the events that move them, and the transition table
+ * (state x event -> target). The tracker (order-tracker.ts) is the only reader.
+ *
+ * Our states are finer than the platform's `status` (spec 3.3: PENDING, OPEN, PARTIAL, then
+ * FILLED / CANCELLED / EXPIRED / REJECTED) because they also say what WE know:
+ *   sent              placement request sent, no answer yet
+ *   unknown           the outcome of a request is not known (timeout, 5xx, "may have been recorded",
+ *                     a cancel answered 404/409): it leaves this state only on platform evidence
+ *                     (a read, a lookup, a frame, a late answer naming the order), never on a timer
+ *   open, partial     resting; `partial` is `open` with a fill (the tracker resolves "live" to one
+ *                     of the two from the fill total)
+ *   cancel_requested  a cancel is in flight
+ *   cancel_pending    the platform recorded the cancel without an answer (202): repeat after Retry-After
+ *   filled, cancelled, expired, rejected   terminal
+ *
+ * Targets: a state; "same" (benign, nothing changes: duplicate or older evidence); "late" (evidence
+ * that arrives after the order is terminal: never applied to the state, counted, fill quantities
+ * still merged); "live" (back to open/partial by the fill total, after a cancel attempt that
+ * recorded nothing). A missing entry is an IMPOSSIBLE transition: refused and counted.
+ *
+ * Terminal corrections. Terminal is final, with one exception the platform itself defines: a cancel
+ * outcome is CANCELLED or FILLED (spec 3.3) and `originalQuantity - remainingQty` of order_cancelled /
+ * order_expired is not a final total (spec 6). So cancelled/expired -> filled is allowed, but only on
+ * an authoritative answer (an order read, or the cancel call's own 200 FILLED), never on a frame.
+ *
+ * The second half of the file is the tracker's vocabulary: the events it consumes (wire types
+ * where the wire has them) and the answers and views it gives.
+ */
+import type { Side } from "../core/amounts.js";
+import { parseMicros, type Micros } from "../core/money.js";
+import type { OrderStatus } from "../wire/enums.js";
+import type { OrderCancelledFrame, OrderExpiredFrame, OrderPlacedFrame, UserFillFrame } from "../wire/frames.js";
+import type { CancelResult, OrderRecord, PlacementResult } from "../wire/orders.js";
+
+export const ORDER_STATES = [
+  "sent",
+  "unknown",
+  "open",
+  "partial",
+  "cancel_requested",
+  "cancel_pending",
+  "filled",
+  "cancelled",
+  "expired",
+  "rejected",
+] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+export const TERMINAL_STATES: ReadonlySet<OrderState> = new Set<OrderState>(["filled", "cancelled", "expired", "rejected"]);
+export function isTerminal(s: OrderState): boolean {
+  return TERMINAL_STATES.has(s);
+}
+
+export const ORDER_EVENTS = [
+  // our own requests
+  "resent", // same clientOrderId and hash sent again (spec 7.3 trading_temporarily_unavailable)
+  "send_failed", // the request is known NOT to have been recorded (429, 400, shard_owner_unavailable)
+  // placement answer
+  "ack_open",
+  "ack_partial",
+  "ack_filled",
+  "ack_rejected",
+  "ack_unknown",
+  // platform evidence from frames and trade rows
+  "placed",
+  "fill",
+  "filled",
+  "cancelled",
+  "expired",
+  "rejected",
+  // cancels
+  "cancel_requested",
+  "cancel_cancelled",
+  "cancel_filled",
+  "cancel_pending",
+  "cancel_not_cancellable",
+  "cancel_not_found",
+  "cancel_failed",
+  // authoritative reads (GET /orders/{id}, lookup)
+  "read_open",
+  "read_partial",
+  "read_filled",
+  "read_cancelled",
+  "read_expired",
+  "read_rejected",
+  "lookup_not_found",
+] as const;
+export type OrderEventKind = (typeof ORDER_EVENTS)[number];
+
+export type Target = OrderState | "same" | "late" | "live";
+export type TransitionRow = Partial<Record<OrderEventKind, Target>>;
+
+// Shared fragments (still data): what evidence does to an order not yet acknowledged.
+const EVIDENCE_BEFORE_ACK = {
+  placed: "open",
+  fill: "partial",
+  filled: "filled",
+  cancelled: "cancelled",
+  expired: "expired",
+  rejected: "rejected",
+} as const satisfies TransitionRow;
+const READS_BEFORE_ACK = {
+  read_open: "open",
+  read_partial: "partial",
+  read_filled: "filled",
+  read_cancelled: "cancelled",
+  read_expired: "expired",
+  read_rejected: "rejected",
+} as const satisfies TransitionRow;
+const ACKS_BEFORE_ACK = {
+  ack_open: "open",
+  ack_partial: "partial",
+  ack_filled: "filled",
+  ack_rejected: "rejected",
+} as const satisfies TransitionRow;
+
+/** Resting order, whether or not it has filled yet. */
+const RESTING = {
+  ack_open: "same",
+  ack_partial: "live",
+  ack_filled: "filled",
+  ack_unknown: "same",
+  placed: "same",
+  fill: "live",
+  filled: "filled",
+  cancelled: "cancelled",
+  expired: "expired",
+  cancel_requested: "cancel_requested",
+  read_open: "same",
+  read_partial: "live",
+  read_filled: "filled",
+  read_cancelled: "cancelled",
+  read_expired: "expired",
+} as const satisfies TransitionRow;
+
+/** A cancel is in flight or recorded: resting evidence changes nothing, ends still end. */
+const CANCELLING = {
+  ack_open: "same",
+  ack_partial: "same",
+  ack_filled: "filled",
+  ack_unknown: "same",
+  placed: "same",
+  fill: "same",
+  filled: "filled",
+  cancelled: "cancelled",
+  expired: "expired",
+  cancel_cancelled: "cancelled",
+  cancel_filled: "filled",
+  cancel_pending: "cancel_pending",
+  cancel_not_cancellable: "unknown",
+  cancel_not_found: "unknown",
+  read_open: "same",
+  read_partial: "same",
+  read_filled: "filled",
+  read_cancelled: "cancelled",
+  read_expired: "expired",
+} as const satisfies TransitionRow;
+
+/** Everything after a terminal state is late, except agreeing evidence (same). */
+const AFTER_TERMINAL = {
+  send_failed: "late",
+  ack_open: "late",
+  ack_partial: "late",
+  ack_filled: "late",
+  ack_rejected: "late",
+  ack_unknown: "same",
+  placed: "late",
+  fill: "late",
+  filled: "late",
+  cancelled: "late",
+  expired: "late",
+  rejected: "late",
+  cancel_requested: "late",
+  cancel_cancelled: "late",
+  cancel_filled: "late",
+  cancel_pending: "late",
+  cancel_not_cancellable: "same",
+  cancel_not_found: "late",
+  cancel_failed: "same",
+  read_open: "late",
+  read_partial: "late",
+  read_filled: "late",
+  read_cancelled: "late",
+  read_expired: "late",
+  read_rejected: "late",
+} as const satisfies TransitionRow;
+
+export const TRANSITIONS: Readonly<Record<OrderState, Readonly<TransitionRow>>> = {
+  sent: {
+    resent: "same",
+    send_failed: "rejected",
+    ...ACKS_BEFORE_ACK,
+    ack_unknown: "unknown",
+    ...EVIDENCE_BEFORE_ACK,
+    ...READS_BEFORE_ACK,
+  },
+  unknown: {
+    // A resend under the same clientOrderId is answered with the original order (deduplication).
+    resent: "sent",
+    ...ACKS_BEFORE_ACK,
+    ack_unknown: "same",
+    ...EVIDENCE_BEFORE_ACK,
+    ...READS_BEFORE_ACK,
+    lookup_not_found: "rejected",
+  },
+  open: { ...RESTING },
+  partial: { ...RESTING, ack_partial: "same", fill: "same", read_partial: "same" },
+  cancel_requested: { ...CANCELLING, cancel_failed: "live" },
+  // A repeated cancel is safe and cannot cancel twice (spec 4.6).
+  cancel_pending: { ...CANCELLING, cancel_requested: "same", cancel_failed: "same" },
+  filled: { ...AFTER_TERMINAL, ack_filled: "same", fill: "same", filled: "same", cancel_filled: "same", read_filled: "same" },
+  cancelled: {
+    ...AFTER_TERMINAL,
+    cancelled: "same",
+    cancel_cancelled: "same",
+    read_cancelled: "same",
+    cancel_filled: "filled",
+    read_filled: "filled",
+  },
+  expired: {
+    ...AFTER_TERMINAL,
+    expired: "same",
+    read_expired: "same",
+    cancel_filled: "filled",
+    read_filled: "filled",
+  },
+  rejected: {
+    ...AFTER_TERMINAL,
+    send_failed: "same",
+    ack_rejected: "same",
+    rejected: "same",
+    read_rejected: "same",
+    lookup_not_found: "same",
+  },
+};
+
+export function targetOf(state: OrderState, event: OrderEventKind): Target | undefined {
+  return TRANSITIONS[state][event];
+}
+
+/**
+ * Progress rank for ordering. An event stamped older than the last one applied to the order may
+ * only move it forward (higher rank); terminal targets are timeless (a terminal status never changes
+ * on the platform, so a terminal answer is never outdated), and so is `unknown` (it only asks for a
+ * read: a cancel answered 404/409 must never be dropped because a frame was stamped after it).
+ */
+export const STATE_RANK: Readonly<Record<OrderState, number>> = {
+  sent: 0,
+  unknown: 0,
+  open: 1,
+  partial: 2,
+  cancel_requested: 3,
+  cancel_pending: 4,
+  filled: 5,
+  cancelled: 5,
+  expired: 5,
+  rejected: 5,
+};
+
+// ---- wire status -> event kind ----------------------------------------------------------------
+
+export function readEventOf(status: OrderStatus): OrderEventKind {
+  switch (status) {
+    case "PENDING":
+    case "OPEN":
+      return "read_open";
+    case "PARTIAL":
+      return "read_partial";
+    case "FILLED":
+      return "read_filled";
+    case "CANCELLED":
+      return "read_cancelled";
+    case "EXPIRED":
+      return "read_expired";
+    case "REJECTED":
+      return "read_rejected";
+  }
+}
+
+/** What a frame's `status` says, as evidence (frames are never authoritative for final totals). */
+export function frameEventOf(status: OrderStatus): OrderEventKind {
+  switch (status) {
+    case "PENDING":
+    case "OPEN":
+      return "placed";
+    case "PARTIAL":
+      return "fill";
+    case "FILLED":
+      return "filled";
+    case "CANCELLED":
+      return "cancelled";
+    case "EXPIRED":
+      return "expired";
+    case "REJECTED":
+      return "rejected";
+  }
+}
+
+export function ackEventOf(status: "OPEN" | "PARTIAL" | "FILLED" | "REJECTED"): OrderEventKind {
+  switch (status) {
+    case "OPEN":
+      return "ack_open";
+    case "PARTIAL":
+      return "ack_partial";
+    case "FILLED":
+      return "ack_filled";
+    case "REJECTED":
+      return "ack_rejected";
+  }
+}
+
+/**
+ * Events that settle a terminal order's final fill total: an order read (spec 4.6 "final status,
+ * including the final fill total"), an answer that can only mean "all of it" (FILLED) or "none of
+ * it" (REJECTED, never recorded). A frame or a 200 CANCELLED is not among them (spec 6).
+ */
+export const FINAL_TOTAL_EVENTS: ReadonlySet<OrderEventKind> = new Set<OrderEventKind>([
+  "send_failed",
+  "ack_filled",
+  "ack_rejected",
+  "cancel_filled",
+  "read_filled",
+  "read_cancelled",
+  "read_expired",
+  "read_rejected",
+  "lookup_not_found",
+]);
+
+// ---- what the tracker consumes and answers ------------------------------------------------------
+
+export interface OrderIntent {
+  /** Market symbol (the `marketId` of frames and trade rows). */
+  marketId: string;
+  outcome: number;
+  side: Side;
+  price: Micros;
+  size: Micros;
+  postOnly: boolean;
+}
+
+export type OrderFrame = OrderPlacedFrame | OrderCancelledFrame | OrderExpiredFrame | UserFillFrame;
+
+/** A fill from any source, reduced to what the order's fill total needs. */
+export interface TradeFact {
+  tradeId: string;
+  orderId: string;
+  clientOrderId?: string;
+  qty: Micros;
+  ts: number;
+}
+
+export type CancelOutcome =
+  | { kind: "done"; status: "CANCELLED" | "FILLED"; filledQty?: Micros }
+  | { kind: "pending"; retryAfterMs: number }
+  | { kind: "not_cancellable" }
+  | { kind: "not_found" }
+  /** Nothing is known to have been recorded (transport error, shard_owner_unavailable). */
+  | { kind: "failed"; code?: string };
+
+export interface OrderRef {
+  clientOrderId?: string;
+  orderId?: string;
+  orderHash?: string;
+}
+
+export type TrackerEvent =
+  | { kind: "sent"; clientOrderId: string; orderHash: string; intent: OrderIntent; nowMs: number }
+  | { kind: "send_failed"; clientOrderId: string; code: string }
+  | { kind: "ack"; clientOrderId: string; result: PlacementResult; serverTimeMs?: number }
+  | { kind: "ack_unknown"; clientOrderId: string; reason?: string }
+  | { kind: "frame"; frame: OrderFrame }
+  | { kind: "trade"; fill: TradeFact }
+  | ({ kind: "cancel_requested"; nowMs: number } & OrderRef)
+  | ({ kind: "cancel_result"; result: CancelOutcome; serverTimeMs?: number; nowMs: number } & OrderRef)
+  | { kind: "read"; record: OrderRecord; serverTimeMs: number }
+  | ({ kind: "lookup_not_found"; serverTimeMs?: number } & OrderRef);
+
+export type Outcome =
+  | "applied"
+  | "same"
+  | "stale"
+  | "late"
+  | "impossible"
+  | "buffered"
+  | "duplicate"
+  | "unmatched"
+  | "wrong_wallet"
+  | "conflict";
+
+export interface Transition {
+  event: OrderEventKind | "sent" | "trade";
+  outcome: Outcome;
+  clientOrderId?: string;
+  orderId?: string;
+  from?: OrderState;
+  to?: OrderState;
+  message?: string;
+  /** Buffered frames replayed because this event taught us the orderId. */
+  replayed?: Transition[];
+}
+
+export type ReadReason = "unknown" | "cancel_retry" | "missing_from_walk" | "final_fill_total" | "contradiction";
+
+export interface ReadNeed {
+  clientOrderId: string;
+  orderId?: string;
+  orderHash: string;
+  reason: ReadReason;
+  /** By id when we have one, else GET /orders/lookup by clientOrderId / orderHash. */
+  via: "id" | "lookup";
+}
+
+export interface TrackedOrder extends OrderIntent {
+  clientOrderId: string;
+  orderHash: string;
+  orderId?: string;
+  state: OrderState;
+  /** Best known cumulative fill (max of every report and of the distinct trades seen). */
+  filledQty: Micros;
+  /** Sum of the distinct trades seen for this order. */
+  tradeQty: Micros;
+  /** The terminal fill total was settled by an authoritative answer (FINAL_TOTAL_EVENTS). */
+  finalConfirmed: boolean;
+  createdAtMs: number;
+  /** Newest serverTs / X-Server-Time applied. */
+  lastServerTs: number | null;
+  cancelAttempts: number;
+  cancelRetryAtMs?: number;
+  needsRead?: ReadReason;
+  rejectCode?: string;
+}
+
+export interface WalkDiff {
+  /** Tracked as resting (or being cancelled) but absent from the walk: read by id. */
+  missing: TrackedOrder[];
+  /** Listed open but not tracked: foreign orders, candidates to adopt or cancel. */
+  foreign: string[];
+  /** Listed open but terminal here: a contradiction to read (and probably cancel). */
+  terminalButOpen: TrackedOrder[];
+}
+
+export type TrackerCounters = Record<Outcome, number> & { overfill: number; replayed: number; bufferDropped: number };
+
+export interface TrackerOptions {
+  /** Frames held for unknown orderIds, all ids together (oldest dropped first). Default 10_000. */
+  maxBuffered?: number;
+}
+
+/** The tracker's view of a wire cancel answer (200 or 202). */
+export function cancelOutcomeOf(res: CancelResult): CancelOutcome {
+  if (res.status === "cancel_pending") return { kind: "pending", retryAfterMs: Math.round(res.retryAfterSec * 1000) };
+  return { kind: "done", status: res.status, filledQty: parseMicros(res.filledQty) };
+}
