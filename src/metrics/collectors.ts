@@ -1,0 +1,111 @@
+/**
+ * Scrape-time collectors: read the live objects (rate gate, circuit breaker, user streams, risk
+ * halts, readiness) and set the matching metrics. Counters read this way hold totals kept by
+ * their source, so they are reset and set to the source's value (the source never goes back).
+ * Series whose source disappeared disappear with the reset.
+ */
+import type { BreakerStats } from "../api/breaker.js";
+import type { Halt } from "../bot/risk/types.js";
+import { HALT_REASONS } from "../bot/risk/types.js";
+import type { BucketStats } from "../ratelimit/gate.js";
+import type { UserStreamStats } from "../stream/events.js";
+import type { DaemonMetrics } from "./registry.js";
+
+export interface StreamSource {
+  /** Wallet name (or address: mapped to the name). */
+  wallet: string;
+  stats(): UserStreamStats;
+}
+
+export interface ScrapeSources {
+  /** src/ratelimit's RateGate fits. */
+  rateGate?: { stats(): readonly BucketStats[] };
+  /** src/api's CircuitBreaker fits. */
+  breaker?: { stats(): BreakerStats };
+  /** The user streams, one per wallet (a function: streams come and go). */
+  streams?: () => Iterable<StreamSource>;
+  /** The risk facade (Risk) fits. */
+  halts?: { halts(): readonly Halt[] };
+  /** True when /ready would answer 200. */
+  ready?: () => boolean;
+}
+
+const BREAKER_STATES = ["closed", "open", "half_open"] as const;
+
+export function refreshScrapeMetrics(m: DaemonMetrics): void {
+  const s = m.sources;
+  if (s.rateGate !== undefined) refreshRateGate(m, s.rateGate.stats());
+  if (s.breaker !== undefined) refreshBreaker(m, s.breaker.stats());
+  if (s.streams !== undefined) refreshStreams(m, s.streams());
+  refreshHalts(m, s.halts?.halts() ?? []);
+  if (s.ready !== undefined) m.ready.set(s.ready() ? 1 : 0);
+}
+
+function subjectOf(m: DaemonMetrics, b: BucketStats): string {
+  return b.scope === "wallet" ? m.labels.wallet(b.subject) : b.scope;
+}
+
+function refreshRateGate(m: DaemonMetrics, stats: readonly BucketStats[]): void {
+  m.gateQueueDepth.reset();
+  m.gateWindowUsed.reset();
+  m.gateAdmitted.reset();
+  m.gate429.reset();
+  // Several addresses may fold into "other": counts are summed, the used ratio is the highest.
+  const used = new Map<string, { labels: { bucket: string; subject: string }; ratio: number }>();
+  for (const b of stats) {
+    const labels = { bucket: m.labels.bucket(b.bucket), subject: subjectOf(m, b) };
+    m.gateQueueDepth.inc(labels, b.queueDepth);
+    m.gateAdmitted.inc(labels, b.admitted);
+    m.gate429.inc(labels, b.rejected429);
+    const ratio = b.blockedForMs > 0 ? 1 : Number.isFinite(b.budget) && b.budget > 0 ? Math.min(1, b.used / b.budget) : 0;
+    const k = `${labels.bucket}\u0000${labels.subject}`;
+    const prev = used.get(k);
+    if (prev === undefined || ratio > prev.ratio) used.set(k, { labels, ratio });
+  }
+  for (const { labels, ratio } of used.values()) m.gateWindowUsed.set(labels, ratio);
+}
+
+function refreshBreaker(m: DaemonMetrics, st: BreakerStats): void {
+  for (const state of BREAKER_STATES) m.breakerState.set({ state }, st.state === state ? 1 : 0);
+  m.breakerOpened.reset();
+  m.breakerOpened.inc(st.opened);
+  m.breakerRefused.reset();
+  m.breakerRefused.inc(st.refused);
+}
+
+function refreshStreams(m: DaemonMetrics, streams: Iterable<StreamSource>): void {
+  m.streamConnected.reset();
+  m.streamReconnects.reset();
+  m.streamFrames.reset();
+  m.streamFrameLag.reset();
+  const now = m.clock.now();
+  for (const src of streams) {
+    const wallet = m.labels.wallet(src.wallet);
+    const st = src.stats();
+    m.streamConnected.set({ wallet }, st.connected && st.subscribed ? 1 : 0);
+    m.streamReconnects.inc({ wallet }, st.reconnects);
+    m.streamFrames.inc({ wallet }, st.framesReceived);
+    if (st.lastServerTs !== undefined) m.streamFrameLag.set({ wallet }, Math.max(0, now - st.lastServerTs) / 1000);
+  }
+}
+
+function haltTarget(m: DaemonMetrics, h: Halt): string {
+  switch (h.scope.kind) {
+    case "global":
+      return "all";
+    case "wallet":
+      return m.labels.wallet(h.scope.wallet);
+    case "market":
+      return m.labels.market(h.scope.market);
+  }
+}
+
+function refreshHalts(m: DaemonMetrics, halts: readonly Halt[]): void {
+  m.haltActive.reset();
+  const perReason = new Map<string, number>(HALT_REASONS.map((r) => [r, 0]));
+  for (const h of halts) {
+    m.haltActive.set({ scope: h.scope.kind, target: haltTarget(m, h), reason: h.reason }, 1);
+    perReason.set(h.reason, (perReason.get(h.reason) ?? 0) + 1);
+  }
+  for (const [reason, n] of perReason) m.haltsActive.set({ reason }, n);
+}

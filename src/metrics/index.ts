@@ -1,0 +1,27 @@
+/** Metrics: the daemon's prom-client registry, engine observer, collectors and operator HTTP server. */
+export { DaemonMetrics, type DaemonMetricsOptions } from "./registry.js";
+export { refreshScrapeMetrics, type ScrapeSources, type StreamSource } from "./collectors.js";
+export { MetricsObserver, type EngineEvents, type FillEvent, type HttpRequestEvent } from "./observer.js";
+export { instrumentTransport } from "./http-instrument.js";
+export { Probes, haltJson, type ProbeAnswer, type ProbesOptions } from "./health.js";
+export {
+  MetricsServer,
+  bearerMatches,
+  riskAdminActions,
+  type AdminActions,
+  type AdminResult,
+  type MetricsServerOptions,
+  type ServerLog,
+} from "./metrics-server.js";
+export {
+  BoundedValues,
+  LabelGuard,
+  OTHER,
+  codeLabel,
+  methodLabel,
+  oneOf,
+  statusLabel,
+  type LabelGuardOptions,
+  type WalletLabelSource,
+} from "./labels.js";
+export { ROUTE_TEMPLATES, routeTemplate } from "./routes.js";

@@ -1,0 +1,171 @@
+/**
+ * What the metrics need to hear from the engine, and the implementation that turns it into
+ * metric updates. The engine's own observer interface adapts to `EngineEvents` one method at a
+ * time; every argument is plain data (wallet ids, symbols, bigint micros), and every label value
+ * goes through the LabelGuard, so the engine may pass addresses, unknown codes or odd symbols
+ * without growing the label sets.
+ */
+import type { FillRoleView } from "../bot/fill-ledger.js";
+import { LIMIT_REASONS } from "../bot/risk/limits.js";
+import type { HaltChange } from "../bot/risk/types.js";
+import { microsToNumber, notional, type Micros } from "../core/money.js";
+import { methodLabel, oneOf, statusLabel } from "./labels.js";
+import type { DaemonMetrics } from "./registry.js";
+import { routeTemplate } from "./routes.js";
+
+export interface FillEvent {
+  wallet: string;
+  market: string;
+  role: FillRoleView;
+  /** Micro-shares. */
+  qty: Micros;
+  /** Micros per share. */
+  price: Micros;
+  /** Settlement micros paid (0 for makers). */
+  fee: Micros;
+}
+
+export interface HttpRequestEvent {
+  method: string;
+  /** Raw path (query, ids): reduced to its route template here. */
+  path: string;
+  /** undefined: no answer (transport error, timeout). */
+  status: number | undefined;
+  durationMs: number;
+}
+
+export interface EngineEvents {
+  /** Orders resting per side after a cycle (acknowledged, not cancelling). */
+  liveQuotes(wallet: string, market: string, live: { buy: number; sell: number }): void;
+  ordersPlaced(wallet: string, market: string, count?: number): void;
+  ordersCancelled(wallet: string, market: string, count?: number): void;
+  orderRejected(wallet: string, market: string, code: string): void;
+  /** Orders in an unknown state for the wallet, now. */
+  unknownOrders(wallet: string, count: number): void;
+  fill(f: FillEvent): void;
+  position(wallet: string, market: string, outcome: number, qty: Micros): void;
+  pnl(wallet: string, market: string, pnl: { realised: Micros; unrealised: Micros }): void;
+  dailyPnl(wallet: string, pnl: Micros): void;
+  reconciliation(wallet: string, drifted: number): void;
+  /** A risk filter's drops and resizes, counted by reason. */
+  quotesDropped(wallet: string, market: string, reason: string, count?: number): void;
+  halt(change: HaltChange): void;
+  streamFrame(wallet: string, serverTs: number, receivedAtMs: number): void;
+  /** RateGateOptions.onWait fits: (bucketId, waitMs). */
+  rateGateWait(bucket: string, waitMs: number): void;
+  httpRequest(e: HttpRequestEvent): void;
+  /** One quoting cycle done (also the liveness heartbeat). */
+  cycle(durationMs: number, nowMs: number): void;
+  /** A market no longer quoted: drop its gauges so they do not linger. */
+  forgetMarket(wallet: string, market: string): void;
+}
+
+const ROLES: readonly FillRoleView[] = ["maker", "taker", "unknown"];
+const SCOPES = ["global", "wallet", "market"] as const;
+
+export class MetricsObserver implements EngineEvents {
+  private readonly outcomes = new Map<string, Set<number>>();
+
+  constructor(private readonly m: DaemonMetrics) {}
+
+  private wm(wallet: string, market: string): { wallet: string; market: string } {
+    return { wallet: this.m.labels.wallet(wallet), market: this.m.labels.market(market) };
+  }
+
+  liveQuotes(wallet: string, market: string, live: { buy: number; sell: number }): void {
+    const l = this.wm(wallet, market);
+    this.m.liveQuotes.set({ ...l, side: "buy" }, live.buy);
+    this.m.liveQuotes.set({ ...l, side: "sell" }, live.sell);
+  }
+
+  ordersPlaced(wallet: string, market: string, count = 1): void {
+    this.m.ordersPlaced.inc(this.wm(wallet, market), count);
+  }
+
+  ordersCancelled(wallet: string, market: string, count = 1): void {
+    this.m.ordersCancelled.inc(this.wm(wallet, market), count);
+  }
+
+  orderRejected(wallet: string, market: string, code: string): void {
+    this.m.ordersRejected.inc({ ...this.wm(wallet, market), code: this.m.labels.code(code) });
+  }
+
+  unknownOrders(wallet: string, count: number): void {
+    this.m.ordersUnknown.set({ wallet: this.m.labels.wallet(wallet) }, count);
+  }
+
+  fill(f: FillEvent): void {
+    const l = { ...this.wm(f.wallet, f.market), role: oneOf(f.role, ROLES) };
+    this.m.fills.inc(l);
+    this.m.tradedShares.inc(l, microsToNumber(f.qty));
+    this.m.tradedNotional.inc(l, microsToNumber(notional(f.price, f.qty, "floor")));
+    if (f.fee > 0n) this.m.feesPaid.inc(this.wm(f.wallet, f.market), microsToNumber(f.fee));
+  }
+
+  position(wallet: string, market: string, outcome: number, qty: Micros): void {
+    const l = this.wm(wallet, market);
+    // Outcome indexes are small integers; anything else would be a bug upstream, not a label.
+    const o = Number.isInteger(outcome) && outcome >= 0 && outcome < 64 ? String(outcome) : "other";
+    this.m.position.set({ ...l, outcome: o }, microsToNumber(qty));
+    const k = `${l.wallet}\u0000${l.market}`;
+    let set = this.outcomes.get(k);
+    if (set === undefined) this.outcomes.set(k, (set = new Set()));
+    if (o !== "other") set.add(outcome);
+  }
+
+  pnl(wallet: string, market: string, pnl: { realised: Micros; unrealised: Micros }): void {
+    const l = this.wm(wallet, market);
+    this.m.realisedPnl.set(l, microsToNumber(pnl.realised));
+    this.m.unrealisedPnl.set(l, microsToNumber(pnl.unrealised));
+  }
+
+  dailyPnl(wallet: string, pnl: Micros): void {
+    this.m.dailyPnl.set({ wallet: this.m.labels.wallet(wallet) }, microsToNumber(pnl));
+  }
+
+  reconciliation(wallet: string, drifted: number): void {
+    const w = this.m.labels.wallet(wallet);
+    this.m.reconciliations.inc({ wallet: w, result: drifted > 0 ? "drift" : "clean" });
+    this.m.reconciliationDrift.set({ wallet: w }, drifted);
+  }
+
+  quotesDropped(wallet: string, market: string, reason: string, count = 1): void {
+    if (count <= 0) return;
+    this.m.quotesDropped.inc({ ...this.wm(wallet, market), reason: oneOf(reason, LIMIT_REASONS) }, count);
+  }
+
+  halt(change: HaltChange): void {
+    if (change.type !== "raised") return;
+    this.m.haltsRaised.inc({ scope: oneOf(change.halt.scope.kind, SCOPES), reason: change.halt.reason });
+  }
+
+  streamFrame(wallet: string, serverTs: number, receivedAtMs: number): void {
+    this.m.streamFrameDelay.observe({ wallet: this.m.labels.wallet(wallet) }, Math.max(0, receivedAtMs - serverTs) / 1000);
+  }
+
+  rateGateWait(bucket: string, waitMs: number): void {
+    this.m.gateWait.observe({ bucket: this.m.labels.bucket(bucket) }, Math.max(0, waitMs) / 1000);
+  }
+
+  httpRequest(e: HttpRequestEvent): void {
+    this.m.httpDuration.observe(
+      { route: routeTemplate(e.path), method: methodLabel(e.method), status: statusLabel(e.status) },
+      Math.max(0, e.durationMs) / 1000,
+    );
+  }
+
+  cycle(durationMs: number, nowMs: number): void {
+    this.m.cycleDuration.observe(Math.max(0, durationMs) / 1000);
+    this.m.lastCycle.set(nowMs / 1000);
+  }
+
+  forgetMarket(wallet: string, market: string): void {
+    const l = this.wm(wallet, market);
+    for (const side of ["buy", "sell"]) this.m.liveQuotes.remove({ ...l, side });
+    this.m.realisedPnl.remove(l);
+    this.m.unrealisedPnl.remove(l);
+    const k = `${l.wallet}\u0000${l.market}`;
+    for (const o of this.outcomes.get(k) ?? []) this.m.position.remove({ ...l, outcome: String(o) });
+    this.outcomes.delete(k);
+  }
+}

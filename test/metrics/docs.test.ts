@@ -1,0 +1,116 @@
+/**
+ * docs/metrics.md and configs/grafana-dashboard.json stay true to the registry: every metric is
+ * documented with its type and labels, every metric named in the docs, the alerts or the
+ * dashboard exists, and the suggested alert rules pass `promtool check rules`.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { HALT_REASONS, LIMIT_REASONS } from "../../src/bot/risk/index.js";
+import { VirtualClock } from "../../src/core/clock.js";
+import { DaemonMetrics } from "../../src/metrics/index.js";
+import { promtool } from "./fixtures.js";
+
+const DOC = readFileSync("docs/metrics.md", "utf8");
+const DASHBOARD = JSON.parse(readFileSync("configs/grafana-dashboard.json", "utf8")) as {
+  uid: string;
+  panels: Record<string, unknown>[];
+  templating: { list: { query: { query: string } }[] };
+};
+
+const registry = new DaemonMetrics({ clock: new VirtualClock(0), wallets: [], processMetrics: false }).registry;
+const METRICS = new Map(
+  registry.getMetricsAsArray().map((m) => [m.name, { type: String(m.type), labels: (m as unknown as { labelNames: string[] }).labelNames }]),
+);
+
+/** mm_ metric names referenced by an expression (histogram series reduced to their metric). */
+function referenced(expr: string): string[] {
+  return [...expr.matchAll(/\bmm_[a-z0-9_]+/g)].map(([name]) => (METRICS.has(name) ? name : name.replace(/_(bucket|sum|count)$/, "")));
+}
+
+describe("docs/metrics.md", () => {
+  it("documents every metric with its type and labels", () => {
+    for (const [name, { type, labels }] of METRICS) {
+      const row = DOC.split("\n").find((l) => l.startsWith(`| \`${name}\` |`));
+      expect(row, `${name} is not documented`).toBeDefined();
+      const cells = row!.split("|").map((c) => c.trim());
+      expect(cells[2], name).toBe(type);
+      expect(cells[3], name).toBe(labels.join(", "));
+    }
+  });
+
+  it("names no metric that does not exist", () => {
+    for (const name of new Set(referenced(DOC))) expect(METRICS.has(name), `${name} in docs`).toBe(true);
+  });
+
+  it("lists every halt reason with its clearing rule, and every drop reason", () => {
+    for (const r of HALT_REASONS) expect(DOC).toMatch(new RegExp(`^\\| \`${r}\` \\|`, "m"));
+    for (const r of LIMIT_REASONS) expect(DOC).toContain(`\`${r}\``);
+  });
+
+  it("ships alert rules that promtool accepts", () => {
+    const block = /```yaml\n([\s\S]*?)```/.exec(DOC)?.[1];
+    expect(block).toBeDefined();
+    const rules = parseYaml(block!) as { groups: { rules: { alert: string; expr: string }[] }[] };
+    const all = rules.groups.flatMap((g) => g.rules);
+    expect(all.length).toBeGreaterThan(15);
+    for (const r of all) for (const name of referenced(r.expr)) expect(METRICS.has(name), `${r.alert}: ${name}`).toBe(true);
+
+    const dir = mkdtempSync(join(tmpdir(), "mm-rules-"));
+    try {
+      const file = join(dir, "rules.yml");
+      writeFileSync(file, block!);
+      const res = promtool(["check", "rules", file]);
+      expect(res.out).toContain("SUCCESS");
+      expect(res.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("configs/grafana-dashboard.json", () => {
+  const panels = DASHBOARD.panels.filter((p) => p["type"] !== "row");
+  const targets = panels.flatMap((p) => p["targets"] as { expr: string; datasource: { uid: string } }[]);
+
+  it("is a dashboard with unique panel ids, a grid position and a query on every panel", () => {
+    expect(DASHBOARD.uid).toBe("mm-daemon");
+    const ids = DASHBOARD.panels.map((p) => p["id"]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(panels.length).toBeGreaterThanOrEqual(25);
+    for (const p of panels) {
+      expect(p["gridPos"], String(p["title"])).toMatchObject({ w: expect.any(Number), h: expect.any(Number) });
+      expect((p["targets"] as unknown[]).length, String(p["title"])).toBeGreaterThan(0);
+    }
+    for (const t of targets) expect(t.datasource.uid).toBe("${DS_PROMETHEUS}");
+  });
+
+  it("queries only metrics that exist, and shows the key ones", () => {
+    const used = new Set([...targets.map((t) => t.expr), ...DASHBOARD.templating.list.map((v) => v.query.query)].flatMap(referenced));
+    for (const name of used) expect(METRICS.has(name), `${name} in dashboard`).toBe(true);
+    for (const key of [
+      "mm_ready",
+      "mm_risk_halt_active",
+      "mm_live_quotes",
+      "mm_orders_placed_total",
+      "mm_orders_rejected_total",
+      "mm_fills_total",
+      "mm_traded_notional_total",
+      "mm_fees_paid_total",
+      "mm_position_shares",
+      "mm_daily_pnl",
+      "mm_http_request_duration_seconds",
+      "mm_rate_gate_queue_depth",
+      "mm_rate_gate_wait_seconds",
+      "mm_rate_limited_responses_total",
+      "mm_stream_connected",
+      "mm_stream_frame_lag_seconds",
+      "mm_reconciliation_drift",
+      "mm_orders_unknown_state",
+    ]) {
+      expect(used.has(key), key).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * A daemon's metrics with a sample value in every metric: real config secrets, a real rate gate
+ * with a queued request and a 429, a real circuit breaker, stream stats, risk halts, and every
+ * observer event.
+ */
+import { spawnSync } from "node:child_process";
+import { CircuitBreaker } from "../../src/api/breaker.js";
+import { Risk } from "../../src/bot/risk/index.js";
+import { parseConfig, type Config } from "../../src/config/index.js";
+import { VirtualClock } from "../../src/core/clock.js";
+import { parseMicros } from "../../src/core/money.js";
+import { DaemonMetrics, MetricsObserver, Probes, type StreamSource } from "../../src/metrics/index.js";
+import { RateGate } from "../../src/ratelimit/gate.js";
+import type { UserStreamStats } from "../../src/stream/events.js";
+import { ADMIN_TOKEN, API_KEY, KEY_1, liveYaml } from "../config/fixtures.js";
+
+export const T0 = Date.UTC(2026, 2, 1, 12);
+
+export function liveConfig(withAdmin = true): Config {
+  const extra = withAdmin ? "admin:\n  token: ${MM_ADMIN_TOKEN}\n" : "";
+  return parseConfig(liveYaml(extra), "test-live.yaml", { MM_API_KEY: API_KEY, MM_WALLET_1_KEY: KEY_1, MM_ADMIN_TOKEN: ADMIN_TOKEN });
+}
+
+export function streamStats(over: Partial<UserStreamStats> = {}): UserStreamStats {
+  return {
+    connected: true,
+    subscribed: true,
+    reconnects: 2,
+    framesReceived: 40,
+    unknownFrames: 0,
+    invalidFrames: 0,
+    lastServerTs: T0 - 1_500,
+    lastFrameAtMs: T0 - 1_400,
+    ...over,
+  };
+}
+
+export interface Daemon {
+  clock: VirtualClock;
+  config: Config;
+  metrics: DaemonMetrics;
+  observer: MetricsObserver;
+  risk: Risk;
+  probes: Probes;
+  gate: RateGate;
+  breaker: CircuitBreaker;
+  wallet: { name: string; address: string };
+  dispose: () => void;
+}
+
+export function daemon(opts: { withAdmin?: boolean; processMetrics?: boolean } = {}): Daemon {
+  const clock = new VirtualClock(T0);
+  const config = liveConfig(opts.withAdmin ?? true);
+  const wallet = { name: config.wallets[0]!.name, address: config.wallets[0]!.address };
+  const observer: { current?: MetricsObserver } = {};
+  const risk = new Risk({ limits: config.risk, onChange: (c) => observer.current?.halt(c) });
+  const metrics = new DaemonMetrics({
+    clock,
+    wallets: config.wallets,
+    maxMarkets: config.markets.maxMarkets,
+    processMetrics: opts.processMetrics ?? true,
+    dailyLossLimit: config.risk.dailyLossLimit,
+  });
+  observer.current = new MetricsObserver(metrics);
+  const gate = new RateGate({ clock, scheduler: "queue", onWait: (b, ms) => observer.current?.rateGateWait(b, ms) });
+  const breaker = new CircuitBreaker(clock);
+  const probes = new Probes({ clock, risk });
+  const streams: StreamSource[] = [{ wallet: wallet.address, stats: () => streamStats() }];
+  metrics.setSources({ rateGate: gate, breaker, halts: risk, streams: () => streams, ready: () => probes.isReady() });
+  return {
+    clock,
+    config,
+    metrics,
+    observer: observer.current,
+    risk,
+    probes,
+    gate,
+    breaker,
+    wallet,
+    dispose: () => gate.close(),
+  };
+}
+
+/** Drive every metric to a sample value. */
+export async function populate(d: Daemon): Promise<void> {
+  const { observer: o, wallet, clock, gate, breaker, risk } = d;
+  const w = wallet.name;
+  const mk = "BTC-UP-2026";
+  o.liveQuotes(w, mk, { buy: 2, sell: 2 });
+  o.ordersPlaced(w, mk, 5);
+  o.ordersCancelled(w, mk, 3);
+  o.orderRejected(w, mk, "insufficient_funds");
+  o.orderRejected(w, mk, "something_new");
+  o.unknownOrders(w, 1);
+  o.quotesDropped(w, mk, "position", 2);
+  o.cycle(12, clock.now());
+  o.fill({ wallet: w, market: mk, role: "maker", qty: parseMicros("10"), price: parseMicros("0.45"), fee: 0n });
+  o.fill({ wallet: wallet.address, market: mk, role: "taker", qty: parseMicros("4"), price: parseMicros("0.5"), fee: parseMicros("0.04") });
+  o.position(w, mk, 0, parseMicros("6"));
+  o.pnl(w, mk, { realised: parseMicros("1.25"), unrealised: parseMicros("-0.5") });
+  o.dailyPnl(w, parseMicros("0.75"));
+  o.reconciliation(w, 0);
+  o.reconciliation(w, 2);
+  o.streamFrame(w, clock.now() - 80, clock.now());
+  o.httpRequest({ method: "GET", path: "/api/orders/0xabc/fills?limit=5", status: 200, durationMs: 35 });
+  o.httpRequest({ method: "POST", path: "/api/orders/place", status: undefined, durationMs: 10_000 });
+
+  // Rate gate: the 19th place of the second waits (budget 18); a 429 is charged to the wallet bucket.
+  for (let i = 0; i < 18; i++) await gate.acquire({ method: "POST", path: "/api/orders/place", wallet: wallet.address });
+  const queued = gate.acquire({ method: "POST", path: "/api/orders/place", wallet: wallet.address });
+  await clock.advance(1_000); // the next window admits it after a 1 s wait: a wait-time sample
+  await queued;
+  // A 429 without rate headers blocks every bucket of the request for Retry-After: a cancel queues.
+  gate.observe({ method: "POST", path: "/api/orders/cancel", wallet: wallet.address, status: 429, headers: { "retry-after": "2" } });
+  void gate.acquire({ method: "POST", path: "/api/orders/cancel", wallet: wallet.address }).catch(() => undefined);
+
+  // Breaker: 10 failures open it, one more request is refused.
+  for (let i = 0; i < 10; i++) {
+    const p = breaker.tryAcquire();
+    if (p.ok) breaker.record(true, p.probe);
+  }
+  breaker.tryAcquire();
+
+  risk.evaluate({ marketData: [{ market: mk, lastUpdateMs: undefined }] }, clock.now());
+  risk.halt({ kind: "wallet", wallet: w }, "checking", clock.now());
+  d.probes.markStarted();
+  d.probes.tick(clock.now());
+}
+
+export const PROMTOOL_MISSING =
+  "promtool not found on PATH: install Debian's prometheus package (apt-get install -y prometheus); .ci/run does this in CI";
+
+/** Run promtool; throws (so the test FAILS, never skips) when it is not installed. */
+export function promtool(args: string[], input?: string): { status: number | null; out: string } {
+  const r = spawnSync("promtool", args, { input, encoding: "utf8", timeout: 15_000 });
+  const code = (r.error as { code?: string } | undefined)?.code;
+  if (code === "ENOENT") throw new Error(PROMTOOL_MISSING);
+  if (r.error) throw r.error;
+  return { status: r.status, out: `${r.stdout ?? ""}${r.stderr ?? ""}`.trim() };
+}
