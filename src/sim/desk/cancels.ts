@@ -1,0 +1,148 @@
+/**
+ * Cancels (spec 4.6, 3.3; shapes in docs/spec-gaps.md).
+ *
+ * - 200 `{orderId, status: CANCELLED | FILLED, filledQty, remainingQty}`; 404 `order_not_found`
+ *   (unknown, or an order of the synthetic flow); 403 `forbidden` (another wallet's order);
+ *   409 `not_cancellable` (already terminal).
+ * - With the `cancel_pending` fault the cancel is RECORDED and answered 202 (`Retry-After: 5`,
+ *   no remainingQty); it executes `completeAfterMs` later on the clock. Until then the order can
+ *   still fill. Repeating the cancel is safe: while pending it answers 202 again (no second timer),
+ *   afterwards 200 with the final status, CANCELLED, or FILLED when the order filled first. It
+ *   never cancels twice.
+ * - cancel-batch `{orderIds}` and cancel-all `{marketId?}` answer `{cancelled, notCancelled}`;
+ *   a pending id is in `notCancelled` with code `cancel_pending`, an id that filled before its
+ *   pending cancel completed with code `not_cancellable`.
+ * - A completed pending cancel sends `order_cancelled` carrying the final status (FILLED when it
+ *   lost the race), so the stream always closes the story the 202 opened.
+ */
+import { cancelAllBody, cancelBatchBody, cancelBody, checkRequest, requestErrorEnvelope } from "../../wire/requests.js";
+import type { Fault } from "../platform/faults.js";
+import { errorAnswer, faultAnswer, faultTiming, type DeskAnswer } from "./answers.js";
+import type { Caller, OrderDesk } from "./desk.js";
+import { amount } from "./format.js";
+import { orderEndedFrame } from "./frames.js";
+import { compareKeys } from "./cursor.js";
+import { keyOf, TERMINAL, type DeskOrder } from "./records.js";
+
+export const CANCEL_RETRY_AFTER_SEC = 5;
+
+type One =
+  | { kind: "done"; order: DeskOrder; status: "CANCELLED" | "FILLED" }
+  | { kind: "pending"; order: DeskOrder }
+  | { kind: "error"; status: number; code: string; message: string; details?: Record<string, unknown> };
+
+function pendingBody(orderId: string): Record<string, unknown> {
+  return {
+    status: "cancel_pending",
+    code: "cancel_pending",
+    orderId,
+    message: "cancel recorded, no answer yet; repeat the cancel after Retry-After",
+    retryAfterSec: CANCEL_RETRY_AFTER_SEC,
+  };
+}
+
+function doneBody(o: DeskOrder, status: "CANCELLED" | "FILLED"): Record<string, unknown> {
+  return { orderId: o.id, status, filledQty: amount(o.filledQty), remainingQty: amount(o.remainingQty) };
+}
+
+export class CancelDesk {
+  constructor(private readonly desk: OrderDesk) {}
+
+  private one(orderId: string, wallet: string, completeAfterMs: number | undefined): One {
+    const o = this.desk.records.get(orderId);
+    if (o === undefined) return { kind: "error", status: 404, code: "order_not_found", message: `order ${orderId} is unknown for this wallet` };
+    if (o.wallet !== wallet) return { kind: "error", status: 403, code: "forbidden", message: `order ${orderId} belongs to another wallet` };
+    if (o.cancel?.state === "pending") return { kind: "pending", order: o };
+    if (o.cancel?.state === "done" && (o.status === "CANCELLED" || o.status === "FILLED")) return { kind: "done", order: o, status: o.status };
+    if (TERMINAL.has(o.status)) {
+      return { kind: "error", status: 409, code: "not_cancellable", message: `order ${orderId} is already ${o.status}`, details: { status: o.status } };
+    }
+    const now = this.desk.clock.now();
+    if (completeAfterMs !== undefined) {
+      o.cancel = { state: "pending", requestedAtMs: now, completeAtMs: now + completeAfterMs };
+      const timer = this.desk.clock.setTimeout(() => {
+        this.desk.cancelTimers.delete(timer);
+        this.complete(o);
+      }, completeAfterMs);
+      this.desk.cancelTimers.add(timer);
+      return { kind: "pending", order: o };
+    }
+    const r = this.desk.engine.cancel(o.id, wallet);
+    if (!r.ok) return { kind: "error", status: 409, code: "not_cancellable", message: `order ${orderId} is no longer live`, details: { status: o.status } };
+    return { kind: "done", order: o, status: "CANCELLED" };
+  }
+
+  /** Execute a recorded cancel. */
+  private complete(o: DeskOrder): void {
+    if (o.cancel === undefined || o.cancel.state !== "pending") return;
+    o.cancel.state = "done";
+    if (this.desk.engine.isLive(o.id)) {
+      this.desk.engine.cancel(o.id, o.wallet);
+      return;
+    }
+    // It ended while the cancel waited; a FILLED order still closes the cancel on the stream.
+    if (o.status === "FILLED") this.desk.publish(o.wallet, () => orderEndedFrame("order_cancelled", o, this.desk.clock.now(), "FILLED", 0n));
+  }
+
+  private faultMode(fault: Fault | undefined): { early?: DeskAnswer; completeAfterMs?: number; after?: DeskAnswer } {
+    const timing = faultTiming(fault, false);
+    if (timing === "before") return { early: faultAnswer(fault!)! };
+    if (timing === "after") return { after: faultAnswer(fault!)! };
+    if (timing === "cancel_pending" && fault?.kind === "cancel_pending") return { completeAfterMs: fault.completeAfterMs };
+    return {};
+  }
+
+  cancel(raw: unknown, caller: Caller, fault?: Fault): DeskAnswer {
+    const parsed = checkRequest(cancelBody, raw);
+    if (!parsed.ok) return { status: 400, body: requestErrorEnvelope(parsed) };
+    const mode = this.faultMode(fault);
+    if (mode.early) return mode.early;
+    const r = this.one(parsed.value.orderId, caller.wallet, mode.completeAfterMs);
+    if (mode.after) return mode.after;
+    switch (r.kind) {
+      case "error":
+        return errorAnswer(r.status, r.code, r.message, r.details);
+      case "pending":
+        return { status: 202, body: pendingBody(r.order.id), headers: { "Retry-After": String(CANCEL_RETRY_AFTER_SEC) } };
+      case "done":
+        return { status: 200, body: doneBody(r.order, r.status) };
+    }
+  }
+
+  private many(ids: readonly string[], caller: Caller, completeAfterMs: number | undefined): Record<string, unknown> {
+    const cancelled: string[] = [];
+    const notCancelled: { orderId: string; code: string; message: string }[] = [];
+    for (const id of ids) {
+      const r = this.one(id, caller.wallet, completeAfterMs);
+      if (r.kind === "error") notCancelled.push({ orderId: id, code: r.code, message: r.message });
+      else if (r.kind === "pending") notCancelled.push({ orderId: id, code: "cancel_pending", message: "cancel recorded, no answer yet; repeat it for this id" });
+      else if (r.status === "CANCELLED") cancelled.push(id);
+      else notCancelled.push({ orderId: id, code: "not_cancellable", message: "the order filled before the cancel completed" });
+    }
+    return { cancelled, notCancelled };
+  }
+
+  cancelBatch(raw: unknown, caller: Caller, fault?: Fault): DeskAnswer {
+    const parsed = checkRequest(cancelBatchBody, raw);
+    if (!parsed.ok) return { status: 400, body: requestErrorEnvelope(parsed) };
+    const mode = this.faultMode(fault);
+    if (mode.early) return mode.early;
+    const body = this.many([...new Set(parsed.value.orderIds)], caller, mode.completeAfterMs);
+    return mode.after ?? { status: 200, body };
+  }
+
+  cancelAll(raw: unknown, caller: Caller, fault?: Fault): DeskAnswer {
+    const parsed = checkRequest(cancelAllBody, raw ?? {});
+    if (!parsed.ok) return { status: 400, body: requestErrorEnvelope(parsed) };
+    const marketId = parsed.value.marketId;
+    if (marketId !== undefined && this.desk.platform.catalogue.marketBySymbol(marketId, true) === undefined) {
+      return errorAnswer(404, "market_not_found", `unknown market ${marketId}`, { marketId });
+    }
+    const mode = this.faultMode(fault);
+    if (mode.early) return mode.early;
+    const live = this.desk.records.liveOf(caller.wallet).filter((o) => marketId === undefined || o.marketId === marketId);
+    live.sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+    const body = this.many(live.map((o) => o.id), caller, mode.completeAfterMs);
+    return mode.after ?? { status: 200, body };
+  }
+}
