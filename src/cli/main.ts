@@ -17,7 +17,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   sim: {
     summary: "serve the platform simulator over HTTP and WebSocket",
-    usage: "mm sim [--scenario FILE] [--host H] [--port N] [--seed N]",
+    usage: "mm sim [--scenario FILE] [--host H] [--port N] [--seed N] [--clock realtime|virtual]",
+    load: async () => (await import("./sim.js")).simCommand,
   },
   backtest: {
     summary: "run a strategy against the simulator in virtual time and report PnL",

@@ -2,7 +2,8 @@
  * The order desk: everything `POST /api/orders/place` and `place-batch` do between the route and
  * the matching engine, the order records, and the `/ws/user` frames.
  *
- * Placement, in order: body schema (400 envelope naming the field) -> the fault the pipeline
+ * Placement, in order: lenient forms and derivable fields (body.ts) -> body schema (400 envelope
+ * naming the field) -> the fault the pipeline
  * passed -> `clientOrderId` dedupe per wallet -> the checks of checks.ts -> EIP-712 recovery of
  * the canonical struct (when `verifySignatures`) -> the engine. Answers are HTTP 201 placement
  * results, rejections included (7.1 rule 3); only a 409 `market_not_open` outside PRE_MARKET, a
@@ -30,6 +31,7 @@ import type { Fault } from "../platform/faults.js";
 import type { Partner } from "../platform/partners.js";
 import type { SimPlatform } from "../platform/platform.js";
 import { faultAnswer, faultTiming, failureAnswer, type DeskAnswer } from "./answers.js";
+import { normalisePlaceBody } from "./body.js";
 import { CancelDesk } from "./cancels.js";
 import { checkPlacement, structJson, type Prepared } from "./checks.js";
 import { ExpiryTimer } from "./expiry.js";
@@ -110,7 +112,7 @@ export class OrderDesk {
   // Placement
 
   async place(raw: unknown, caller: Caller, fault?: Fault): Promise<DeskAnswer> {
-    const parsed = checkPlaceBody(raw);
+    const parsed = checkPlaceBody(normalisePlaceBody(raw));
     if (!parsed.ok) return { status: 400, body: requestErrorEnvelope(parsed) };
     const timing = faultTiming(fault, true);
     if (timing === "before") return faultAnswer(fault!)!;
@@ -127,7 +129,7 @@ export class OrderDesk {
     const results: Record<string, unknown>[] = [];
     for (const entry of env.value.orders) {
       const coid = clientOrderIdOf(entry);
-      const parsed = checkPlaceBody(entry);
+      const parsed = checkPlaceBody(normalisePlaceBody(entry));
       if (!parsed.ok) {
         results.push(batchFailure(parsed.code, parsed.message, { fields: parsed.fields, field: parsed.fields[0] ?? null }, coid));
         continue;

@@ -121,10 +121,11 @@ export class SimServer {
   private async doClose(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.hub.closeAll(1001, "server shutting down");
-    for (const ws of this.wss.clients) ws.terminate();
     this.server.closeIdleConnections();
+    // Let close handshakes and in-flight requests finish; whatever is left after the grace is cut.
     const deadline = this.realClock.now() + this.closeGraceMs;
-    while (this.inFlight > 0 && this.realClock.now() < deadline) await this.realClock.sleep(20);
+    while ((this.inFlight > 0 || this.wss.clients.size > 0) && this.realClock.now() < deadline) await this.realClock.sleep(10);
+    for (const ws of this.wss.clients) ws.terminate();
     this.server.closeAllConnections();
     for (const s of this.sockets) s.destroy();
     await closed;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createLogger } from "../../../src/log/index.js";
 import { Pipeline } from "../../../src/sim/http/pipeline.js";
 import { controlRoutes } from "../../../src/sim/http/routes/control.js";
 import type { RouteDef } from "../../../src/sim/http/types.js";
@@ -152,6 +153,16 @@ describe("pipeline: bodies and failures", () => {
       expect(res.headers["X-Request-Id"]).toBeTruthy();
     }
     expect((await pipeline.handle(req("GET", "/t/ok"))).status).toBe(200);
+  });
+
+  it("logs what a handler threw, with the route and request id", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info" }, { write: (l: string) => void lines.push(l) });
+    const { sim } = makeSim();
+    const p = new Pipeline({ sim, routes: setup().routes, logger });
+    const res = await p.handle(req("GET", "/t/throw"));
+    const entry = JSON.parse(lines[0]!) as { level: string; route: string; requestId: string; err: { message: string } };
+    expect(entry).toMatchObject({ level: "error", route: "GET /t/throw", requestId: res.headers["X-Request-Id"], err: { message: "boom" } });
   });
 });
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "../../../src/api/client.js";
 import { FetchTransport } from "../../../src/api/fetch-transport.js";
 import type { SocketConnector, Transport } from "../../../src/api/transport.js";
-import { VirtualClock } from "../../../src/core/clock.js";
+import { flushMicrotasks, VirtualClock } from "../../../src/core/clock.js";
 import { Rng } from "../../../src/core/rng.js";
 import { InProcessSocketConnector, InProcessTransport } from "../../../src/sim/http/in-process.js";
 import { Pipeline } from "../../../src/sim/http/pipeline.js";
@@ -109,5 +109,26 @@ describe("the client against the simulator", () => {
 
     const net = await scriptedSession("loopback");
     expect(net).toEqual(local);
+  });
+});
+
+describe("the user stream over in-process sockets", () => {
+  it("survives a ws_disconnect fault: reconnects on the sim clock and reports the gap", async () => {
+    const { sim, clock, stream, wallet } = await world("in-process");
+    const seen: string[] = [];
+    stream.on("disconnected", (e) => seen.push(`disconnected ${e.code}`));
+    stream.on("subscribed", (e) => seen.push(`subscribed resumed=${e.resumed}`));
+    stream.start();
+    await stream.ready();
+    sim.platform.faults.add({ route: "WS /ws/user", kind: "ws_disconnect", nextCalls: 1 }, clock.now());
+    sim.bus.publish(wallet.address, { type: "order_placed", serverTs: clock.now() });
+    await flushMicrotasks();
+    expect(seen).toEqual(["subscribed resumed=false", "disconnected 1006"]);
+    await clock.advance(60_000);
+    expect(seen).toEqual(["subscribed resumed=false", "disconnected 1006", "subscribed resumed=true"]);
+    // heartbeats (server pings, pongs) keep the reconnected stream alive past the client's 45 s dead timer
+    await clock.advance(120_000);
+    expect(seen).toHaveLength(3);
+    expect(stream.stats()).toMatchObject({ connected: true, subscribed: true, reconnects: 1 });
   });
 });
