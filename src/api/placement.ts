@@ -17,7 +17,9 @@
  * Resends (the only automatic ones) reuse the serialised body text, so the platform sees the SAME
  * signed order under the same clientOrderId; the client never re-signs.
  */
-import type { AcceptedPlacement, HandlingClass, OrderType, RejectedPlacement, Side, TimeInForce } from "../wire/index.js";
+import type { PlaceRequestBody } from "../signing/order-builder.js";
+import type { WireSignedOrder } from "../signing/types.js";
+import type { AcceptedPlacement, HandlingClass, RejectedPlacement } from "../wire/index.js";
 import { MAX_PLACE_BATCH, placeBatchResult, placementResult, rejectedPlacement, type PlaceBatchEntry } from "../wire/index.js";
 import type { Answer, ApiCore, CallSpec, Exchange } from "./core.js";
 import { RESEND_SAME_CODES } from "./core.js";
@@ -28,38 +30,13 @@ import type { CallOptions } from "./results.js";
 import { assertPlaceBody } from "./validate.js";
 
 /** The `order` object: uint256 fields as decimal strings, small integers as numbers. */
-export interface WireOrder {
-  salt: string;
-  maker: string;
-  signer: string;
-  taker: string;
-  tokenId: string;
-  makerAmount: string;
-  takerAmount: string;
-  expiration: string;
-  feeRateBps: number;
-  side: number;
-  signatureType: number;
-  signature: string;
-}
+export type WireOrder = WireSignedOrder;
 
 /**
- * The place body (docs/spec-gaps.md). Both the wire's `PlaceBodyInput` and the signing module's
- * place body fit this type.
+ * The place body (docs/spec-gaps.md), declared once in the signing module that builds it. Both the
+ * wire's `PlaceBodyInput` and the signing module's `PlaceOrderBody` fit this type.
  */
-export interface PlaceRequestBody {
-  order: WireOrder;
-  maker: string;
-  clientOrderId?: string;
-  marketId?: string;
-  outcome?: number;
-  side: Side;
-  price: string;
-  quantity: string;
-  type: OrderType;
-  timeInForce?: TimeInForce;
-  postOnly?: boolean;
-}
+export type { PlaceRequestBody };
 
 export interface PlaceOptions extends CallOptions {
   /** The EIP-712 order hash computed when signing; carried into an unknown outcome for lookup. */

@@ -26,33 +26,19 @@
  * Anchoring. A daemon that starts with holdings `anchor`s each wallet to `/api/me/positions` and
  * `/api/me/balances` read at a server time: fills stamped at or before it are already in those
  * figures and are ignored here.
+ *
+ * The per-position fold (average cost, settlement, summary) is in inventory-position.ts; the
+ * comparison with the platform's figures in inventory-drift.ts.
  */
-import { ONE, SCALE, absMicros, divRound, parseMicros, type Micros } from "../core/money.js";
+import { ONE, SCALE, divRound, parseMicros, type Micros } from "../core/money.js";
 import type { Balances, Position } from "../wire/portfolio.js";
-import { compareFills, fillKey, type Fill } from "./fill-ledger.js";
+import { compareFills, fillKey } from "./fill-ledger.js";
+import { driftReport, type DriftReport } from "./inventory-drift.js";
+import { emptyPos, floorMicros, foldFill, posKey, refoldPosition, summarise, type InventoryFill, type Pos, type PositionSummary, type Settlement } from "./inventory-position.js";
 import type { PositionView } from "./quotes.js";
 
-/** What inventory needs of a fill. */
-export type InventoryFill = Pick<Fill, "tradeId" | "wallet" | "orderId" | "marketId" | "outcome" | "side" | "price" | "qty" | "fee" | "ts">;
-
-export interface PositionSummary {
-  wallet: string;
-  marketId: string;
-  outcome: number;
-  /** Signed micro-shares. */
-  qty: Micros;
-  /** Micros per share (floor of the magnitude); null when flat. */
-  avgCost: Micros | null;
-  /** Cost basis of the held shares in settlement micros (floor). */
-  costBasis: Micros;
-  realisedPnl: Micros;
-  fees: Micros;
-  /** Cash received at resolution / void. */
-  payout: Micros;
-  settled: boolean;
-  /** Fills stamped after the market settled: an anomaly (the platform stops trading first). */
-  fillsAfterSettlement: number;
-}
+export type { CashDrift, DriftReport, PositionDrift } from "./inventory-drift.js";
+export type { InventoryFill, PositionSummary } from "./inventory-position.js";
 
 export interface PnlSummary {
   realised: Micros;
@@ -67,57 +53,12 @@ export interface PnlSummary {
 /** Mark price (micros per share) of an outcome; undefined when there is none. */
 export type Marks = (marketId: string, outcome: number) => Micros | undefined;
 
-export interface PositionDrift {
-  wallet: string;
-  marketId: string;
-  outcome: number;
-  ours: Micros;
-  theirs: Micros;
-  /** theirs - ours. */
-  diff: Micros;
-}
-
-export interface CashDrift {
-  wallet: string;
-  ours: Micros;
-  theirs: Micros;
-  diff: Micros;
-}
-
-export interface DriftReport {
-  positions: PositionDrift[];
-  cash?: CashDrift;
-  clean: boolean;
-}
-
 export interface AnchorPosition {
   marketId: string;
   outcome: number;
   qty: Micros;
   /** Average entry price (micros per share); null or absent counts as 0. */
   avgPrice?: Micros | null;
-}
-
-interface Settlement {
-  ts: number;
-  nums: readonly bigint[];
-  den: bigint;
-}
-
-interface Pos {
-  wallet: string;
-  marketId: string;
-  outcome: number;
-  fills: InventoryFill[];
-  openQty: Micros;
-  openCost: bigint;
-  qty: Micros;
-  cost: bigint;
-  realised: bigint;
-  fees: Micros;
-  payout: Micros;
-  settled: boolean;
-  afterSettlement: number;
 }
 
 export interface InventoryCounters {
@@ -142,8 +83,6 @@ export function anchorPositionsOf(rows: readonly Position[]): AnchorPosition[] {
 export function binaryMarks(marketId: string, yesMid: Micros): Marks {
   return (m, o) => (m !== marketId ? undefined : o === 0 ? yesMid : o === 1 ? ONE - yesMid : undefined);
 }
-
-const floorMicros = (x: bigint): Micros => divRound(x, SCALE, "floor");
 
 export class Inventory {
   private readonly pos = new Map<string, Pos>();
@@ -177,7 +116,7 @@ export class Inventory {
     const settlement = this.settlements.get(f.marketId);
     p.fills.push(fill);
     if (last === undefined || compareFills(last, fill) <= 0) {
-      if (settlement === undefined) step(p, fill);
+      if (settlement === undefined) foldFill(p, fill);
       else this.refold(p);
     } else {
       p.fills.sort(compareFills);
@@ -310,35 +249,9 @@ export class Inventory {
   checkAgainst(wallet: string, platformPositions: readonly Position[], balances?: Balances): DriftReport {
     const w = wallet.toLowerCase();
     this.counters.driftChecks++;
-    const theirs = new Map<string, { marketId: string; outcome: number; qty: Micros }>();
-    for (const p of platformPositions) {
-      const k = `${p.marketId}|${p.outcome}`;
-      const prev = theirs.get(k);
-      theirs.set(k, { marketId: p.marketId, outcome: p.outcome, qty: (prev?.qty ?? 0n) + parseMicros(p.quantity) });
-    }
-    const ours = new Map<string, { marketId: string; outcome: number; qty: Micros }>();
-    for (const p of this.pos.values()) if (p.wallet === w) ours.set(`${p.marketId}|${p.outcome}`, p);
-    const drifts: PositionDrift[] = [];
-    for (const k of new Set([...theirs.keys(), ...ours.keys()])) {
-      const o = ours.get(k);
-      const t = theirs.get(k);
-      const oq = o?.qty ?? 0n;
-      const tq = t?.qty ?? 0n;
-      if (oq === tq) continue;
-      const ref = (o ?? t)!;
-      drifts.push({ wallet: w, marketId: ref.marketId, outcome: ref.outcome, ours: oq, theirs: tq, diff: tq - oq });
-    }
-    drifts.sort((a, b) => (a.marketId !== b.marketId ? (a.marketId < b.marketId ? -1 : 1) : a.outcome - b.outcome));
-    const report: DriftReport = { positions: drifts, clean: drifts.length === 0 };
-    const expected = this.expectedCash(w);
-    if (balances !== undefined && expected !== undefined) {
-      const total = parseMicros(balances.collateral.total);
-      if (total !== expected) {
-        report.cash = { wallet: w, ours: expected, theirs: total, diff: total - expected };
-        report.clean = false;
-      }
-    }
-    this.counters.driftRecords += drifts.length + (report.cash === undefined ? 0 : 1);
+    const ours = [...this.pos.values()].filter((p) => p.wallet === w);
+    const report = driftReport(w, ours, platformPositions, balances, this.expectedCash(w));
+    this.counters.driftRecords += report.positions.length + (report.cash === undefined ? 0 : 1);
     return report;
   }
 
@@ -355,77 +268,6 @@ export class Inventory {
   }
 
   private refold(p: Pos): void {
-    p.qty = p.openQty;
-    p.cost = p.openCost;
-    p.realised = 0n;
-    p.fees = 0n;
-    p.payout = 0n;
-    p.settled = false;
-    p.afterSettlement = 0;
-    const s = this.settlements.get(p.marketId);
-    for (const f of p.fills) {
-      if (s !== undefined && !p.settled && f.ts > s.ts) settle(p, s);
-      if (p.settled) p.afterSettlement++;
-      step(p, f);
-    }
-    if (s !== undefined && !p.settled) settle(p, s);
+    refoldPosition(p, this.settlements.get(p.marketId));
   }
-}
-
-function emptyPos(wallet: string, marketId: string, outcome: number): Pos {
-  return { wallet, marketId, outcome, fills: [], openQty: 0n, openCost: 0n, qty: 0n, cost: 0n, realised: 0n, fees: 0n, payout: 0n, settled: false, afterSettlement: 0 };
-}
-
-function posKey(wallet: string, marketId: string, outcome: number): string {
-  return `${wallet}|${marketId}|${outcome}`;
-}
-
-/** One fill into the average-cost fold (see the header). */
-function step(p: Pos, f: InventoryFill): void {
-  p.fees += f.fee;
-  const dq = f.side === "BUY" ? f.qty : -f.qty;
-  if (p.qty === 0n || p.qty > 0n === dq > 0n) {
-    p.qty += dq;
-    p.cost += f.price * dq;
-    return;
-  }
-  const held = absMicros(p.qty);
-  const closed = f.qty < held ? f.qty : held;
-  const removed = closed === held ? p.cost : (p.cost * closed) / held;
-  const sign = p.qty > 0n ? 1n : -1n;
-  p.realised += sign * f.price * closed - removed;
-  p.qty -= sign * closed;
-  p.cost -= removed;
-  const rest = f.qty - closed;
-  if (rest > 0n) {
-    const d = dq > 0n ? rest : -rest;
-    p.qty += d;
-    p.cost += f.price * d;
-  }
-}
-
-function settle(p: Pos, s: Settlement): void {
-  const num = s.nums[p.outcome] ?? 0n;
-  const payout = divRound(p.qty * num, s.den, "floor");
-  p.payout += payout;
-  p.realised += payout * SCALE - p.cost;
-  p.qty = 0n;
-  p.cost = 0n;
-  p.settled = true;
-}
-
-function summarise(p: Pos): PositionSummary {
-  return {
-    wallet: p.wallet,
-    marketId: p.marketId,
-    outcome: p.outcome,
-    qty: p.qty,
-    avgCost: p.qty === 0n ? null : divRound(absMicros(p.cost), absMicros(p.qty), "floor"),
-    costBasis: floorMicros(p.cost),
-    realisedPnl: floorMicros(p.realised),
-    fees: p.fees,
-    payout: p.payout,
-    settled: p.settled,
-    fillsAfterSettlement: p.afterSettlement,
-  };
 }

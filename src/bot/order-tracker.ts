@@ -15,17 +15,18 @@
  * - ordering: an event stamped (serverTs / X-Server-Time) before the last stamp applied to the
  *   order may move it forward (STATE_RANK) but never back; terminal answers are timeless;
  * - the filled quantity never decreases and never exceeds the size (excess is clamped, counted).
+ *
+ * This file routes events to records; the parts live beside it: order-tracker-step.ts (the one
+ * place a state changes), order-tracker-index.ts (lookup by clientOrderId / orderId / hash,
+ * pruning), order-tracker-buffer.ts (events before the orderId is known), order-tracker-reads.ts
+ * (queries, read needs, the open-orders walk).
  */
-import { maxMicros, minMicros, parseMicros, type Micros } from "../core/money.js";
+import { maxMicros, parseMicros, type Micros } from "../core/money.js";
 import type { OrderRecord, PlacementResult } from "../wire/orders.js";
 import type { LiveOrder } from "./quotes.js";
 import {
-  FINAL_TOTAL_EVENTS,
-  ORDER_STATES,
-  STATE_RANK,
   ackEventOf,
   frameEventOf,
-  isTerminal,
   readEventOf,
   targetOf,
   type CancelOutcome,
@@ -43,27 +44,17 @@ import {
   type Transition,
   type WalkDiff,
 } from "./order-states.js";
+import { EarlyEventBuffer, type Buffered } from "./order-tracker-buffer.js";
+import { OrderIndex } from "./order-tracker-index.js";
+import { cancellable, diffOpenWalk, fillGapsOf, liveOrdersOf, readNeedsOf, selectViews, stateCounts } from "./order-tracker-reads.js";
+import { addTrade, fillEvent, stepOrder, view, type Rec, type StepOpts } from "./order-tracker-step.js";
 
 export * from "./order-states.js";
 
-interface Rec extends TrackedOrder {
-  tradeIds: Set<string>;
-  cancelRequested: boolean;
-}
-
-
-type Buffered = { kind: "frame"; frame: OrderFrame } | { kind: "trade"; fill: TradeFact };
-const bufferedTs = (b: Buffered): number => (b.kind === "frame" ? b.frame.serverTs : b.fill.ts);
-
 export class OrderTracker {
   readonly wallet: string;
-  private readonly orders = new Map<string, Rec>();
-  private readonly byOrderId = new Map<string, string>();
-  private readonly byHash = new Map<string, string>();
-  private readonly buffer = new Map<string, Buffered[]>();
-  private bufferedCount = 0;
-  private readonly retired = new Set<string>();
-  private readonly maxBuffered: number;
+  private readonly index = new OrderIndex();
+  private readonly early: EarlyEventBuffer;
   readonly counters: TrackerCounters = {
     applied: 0,
     same: 0,
@@ -82,7 +73,7 @@ export class OrderTracker {
 
   constructor(wallet: string, opts: TrackerOptions = {}) {
     this.wallet = wallet.toLowerCase();
-    this.maxBuffered = opts.maxBuffered ?? 10_000;
+    this.early = new EarlyEventBuffer(opts.maxBuffered ?? 10_000, this.counters);
   }
 
   apply(ev: TrackerEvent): Transition {
@@ -96,14 +87,14 @@ export class OrderTracker {
       case "sent":
         return this.onSent(ev.clientOrderId, ev.orderHash, ev.intent, ev.nowMs);
       case "send_failed": {
-        const r = this.orders.get(ev.clientOrderId);
+        const r = this.index.get(ev.clientOrderId);
         if (r === undefined) return unmatched("send_failed", ev);
         return this.step(r, "send_failed", { rejectCode: ev.code });
       }
       case "ack":
         return this.onAck(ev.clientOrderId, ev.result, ev.serverTimeMs);
       case "ack_unknown": {
-        const r = this.orders.get(ev.clientOrderId);
+        const r = this.index.get(ev.clientOrderId);
         return r === undefined ? unmatched("ack_unknown", ev) : this.step(r, "ack_unknown", {});
       }
       case "frame":
@@ -117,7 +108,7 @@ export class OrderTracker {
       case "read":
         return this.onRead(ev.record, ev.serverTimeMs);
       case "lookup_not_found": {
-        const r = this.find(ev);
+        const r = this.index.find(ev);
         return r === undefined ? unmatched("lookup_not_found", ev) : this.step(r, "lookup_not_found", { ts: ev.serverTimeMs, rejectCode: "not_recorded" });
       }
     }
@@ -126,7 +117,7 @@ export class OrderTracker {
   // ---- event handlers ---------------------------------------------------------------------------
 
   private onSent(clientOrderId: string, orderHash: string, intent: OrderIntent, nowMs: number): Transition {
-    const have = this.orders.get(clientOrderId);
+    const have = this.index.get(clientOrderId);
     if (have !== undefined) {
       if (have.orderHash !== orderHash) {
         return { event: "sent", outcome: "impossible", clientOrderId, message: "clientOrderId reused for a different order" };
@@ -134,7 +125,7 @@ export class OrderTracker {
       return this.step(have, "resent", {});
     }
     if (intent.size <= 0n) return { event: "sent", outcome: "impossible", clientOrderId, message: "size must be positive" };
-    const r: Rec = {
+    this.index.add({
       ...intent,
       clientOrderId,
       orderHash,
@@ -147,16 +138,14 @@ export class OrderTracker {
       cancelAttempts: 0,
       tradeIds: new Set(),
       cancelRequested: false,
-    };
-    this.orders.set(clientOrderId, r);
-    this.byHash.set(orderHash.toLowerCase(), clientOrderId);
+    });
     return { event: "sent", outcome: "applied", clientOrderId, to: "sent" };
   }
 
   private onAck(clientOrderId: string, res: PlacementResult, ts: number | undefined): Transition {
-    const r = this.orders.get(clientOrderId);
+    const r = this.index.get(clientOrderId);
     if (r === undefined) return { event: ackEventOf(res.status), outcome: "unmatched", clientOrderId };
-    const conflict = this.learnId(r, res.orderId ?? undefined, ackEventOf(res.status));
+    const conflict = this.index.learnId(r, res.orderId ?? undefined, ackEventOf(res.status));
     if (conflict !== undefined) return conflict;
     const filled = res.filledQty !== undefined ? parseMicros(res.filledQty) : undefined;
     const opts: StepOpts = { ts, filled };
@@ -171,10 +160,10 @@ export class OrderTracker {
     if (frame.walletAddress.toLowerCase() !== this.wallet) {
       return { event: ev, outcome: "wrong_wallet", orderId: frame.orderId, message: `frame for ${frame.walletAddress}` };
     }
-    const r = this.resolveFor(frame.orderId, frame.clientOrderId ?? undefined);
+    const r = this.index.resolveFor(frame.orderId, frame.clientOrderId ?? undefined);
     if (r === "retired") return { event: ev, outcome: "late", orderId: frame.orderId, message: "order already pruned" };
     if (r === undefined) return this.bufferUp(frame.orderId, { kind: "frame", frame }, ev);
-    const conflict = this.learnId(r, frame.orderId, ev);
+    const conflict = this.index.learnId(r, frame.orderId, ev);
     if (conflict !== undefined) return conflict;
     return this.withReplay(r, this.applyFrame(r, frame));
   }
@@ -184,7 +173,7 @@ export class OrderTracker {
       const dup = r.tradeIds.has(frame.tradeId);
       this.countTrade(r, frame.tradeId, parseMicros(frame.quantity));
       const filled = parseMicros(frame.filledQty);
-      const ev = this.fillEvent(r, filled, frame.orderStatus === "FILLED");
+      const ev = fillEvent(r, filled, frame.orderStatus === "FILLED");
       const t = this.step(r, ev, { ts: frame.serverTs, filled });
       return dup && t.outcome === "same" ? { ...t, outcome: "duplicate" } : t;
     }
@@ -193,10 +182,10 @@ export class OrderTracker {
   }
 
   private onTrade(fill: TradeFact): Transition {
-    const r = this.resolveFor(fill.orderId, fill.clientOrderId);
+    const r = this.index.resolveFor(fill.orderId, fill.clientOrderId);
     if (r === "retired") return { event: "trade", outcome: "late", orderId: fill.orderId, message: "order already pruned" };
     if (r === undefined) return this.bufferUp(fill.orderId, { kind: "trade", fill }, "trade");
-    const conflict = this.learnId(r, fill.orderId, "fill");
+    const conflict = this.index.learnId(r, fill.orderId, "fill");
     if (conflict !== undefined) return conflict;
     return this.withReplay(r, this.applyTrade(r, fill));
   }
@@ -206,11 +195,11 @@ export class OrderTracker {
       return { event: "trade", outcome: "duplicate", clientOrderId: r.clientOrderId, orderId: fill.orderId, from: r.state, to: r.state };
     }
     this.countTrade(r, fill.tradeId, fill.qty);
-    return this.step(r, this.fillEvent(r, undefined, false), { ts: fill.ts });
+    return this.step(r, fillEvent(r, undefined, false), { ts: fill.ts });
   }
 
   private onCancelRequested(ev: OrderRef & { nowMs: number }): Transition {
-    const r = this.find(ev);
+    const r = this.index.find(ev);
     if (r === undefined) return unmatched("cancel_requested", ev);
     const target = targetOf(r.state, "cancel_requested");
     if (r.orderId === undefined && target !== undefined && target !== "late") {
@@ -227,7 +216,7 @@ export class OrderTracker {
   }
 
   private onCancelResult(ev: OrderRef & { result: CancelOutcome; serverTimeMs?: number; nowMs: number }): Transition {
-    const r = this.find(ev);
+    const r = this.index.find(ev);
     const res = ev.result;
     const kind: OrderEventKind =
       res.kind === "done" ? (res.status === "FILLED" ? "cancel_filled" : "cancel_cancelled") : CANCEL_EVENT[res.kind];
@@ -245,9 +234,9 @@ export class OrderTracker {
     if (rec.walletAddress.toLowerCase() !== this.wallet) {
       return { event: ev, outcome: "wrong_wallet", orderId: rec.id, message: `record of ${rec.walletAddress}` };
     }
-    const r = this.find({ clientOrderId: rec.clientOrderId ?? undefined, orderId: rec.id, orderHash: rec.orderHash });
+    const r = this.index.find({ clientOrderId: rec.clientOrderId ?? undefined, orderId: rec.id, orderHash: rec.orderHash });
     if (r === undefined) return { event: ev, outcome: "unmatched", orderId: rec.id, message: "not ours: adopt or cancel" };
-    const conflict = this.learnId(r, rec.id, ev);
+    const conflict = this.index.learnId(r, rec.id, ev);
     if (conflict !== undefined) return conflict;
     const t = this.step(r, ev, { ts, filled: parseMicros(rec.filledQty) });
     if (t.outcome !== "impossible") delete r.needsRead;
@@ -260,7 +249,7 @@ export class OrderTracker {
    * clientOrderId, or `adopted:<orderId>` when it has none. An order we already track is read instead.
    */
   adopt(rec: OrderRecord, serverTimeMs: number, nowMs: number): Transition {
-    const known = this.find({ clientOrderId: rec.clientOrderId ?? undefined, orderId: rec.id, orderHash: rec.orderHash });
+    const known = this.index.find({ clientOrderId: rec.clientOrderId ?? undefined, orderId: rec.id, orderHash: rec.orderHash });
     if (known !== undefined || rec.walletAddress.toLowerCase() !== this.wallet) {
       return this.apply({ kind: "read", record: rec, serverTimeMs });
     }
@@ -279,244 +268,91 @@ export class OrderTracker {
     return this.apply({ kind: "read", record: rec, serverTimeMs });
   }
 
-  // ---- the one place states change ------------------------------------------------------------
+  // ---- state changes (order-tracker-step.ts), buffering ---------------------------------------
 
   private step(r: Rec, ev: OrderEventKind, o: StepOpts): Transition {
-    const from = r.state;
-    const target = targetOf(from, ev);
-    const base = { event: ev, clientOrderId: r.clientOrderId, orderId: r.orderId, from };
-    if (target === undefined) return { ...base, outcome: "impossible", to: from, message: `${ev} is impossible in ${from}` };
-    // Fill reports are facts whatever the state: the total only grows, capped at the size.
-    if (o.filled !== undefined) this.mergeFilled(r, o.filled);
-    if (target === "late") {
-      this.flagLate(r, ev);
-      return { ...base, outcome: "late", to: from };
-    }
-    let to = target === "same" ? from : target === "live" ? this.liveState(r) : target;
-    if (to === "open" && r.filledQty > 0n) to = "partial";
-    const stale = o.ts !== undefined && r.lastServerTs !== null && o.ts < r.lastServerTs;
-    // Terminal answers are timeless; "unknown" only ever asks for a read, so it is never dropped.
-    if (stale && to !== from && !isTerminal(to) && to !== "unknown" && STATE_RANK[to] <= STATE_RANK[from]) {
-      return { ...base, outcome: "stale", to: from, message: `stamped ${o.ts} < ${r.lastServerTs}` };
-    }
-    if (o.ts !== undefined && (r.lastServerTs === null || o.ts > r.lastServerTs)) r.lastServerTs = o.ts;
-    r.state = to;
-    if (isTerminal(to)) {
-      if (FINAL_TOTAL_EVENTS.has(ev)) r.finalConfirmed = true;
-      if (to === "filled") r.filledQty = r.size;
-      if (to === "rejected" && o.rejectCode !== undefined) r.rejectCode = o.rejectCode;
-      delete r.cancelRetryAtMs;
-      if (r.needsRead === "unknown" || r.needsRead === "cancel_retry" || r.needsRead === "missing_from_walk") delete r.needsRead;
-    } else if (to === "unknown") {
-      r.needsRead = "unknown";
-    } else if (r.needsRead === "unknown") {
-      delete r.needsRead;
-    }
-    return { ...base, outcome: to === from ? "same" : "applied", to };
-  }
-
-  /**
-   * Late evidence after a terminal state. A fill after cancelled/expired puts the final total (and
-   * so the status: it may have been FILLED) in doubt unless a read already settled it. An order we
-   * ended as rejected that shows up resting contradicts us whatever settled it (a lookup can race
-   * the placement): read it, and the open-orders walk will list it.
-   */
-  private flagLate(r: Rec, ev: OrderEventKind): void {
-    const fillAfterEnd = (ev === "fill" || ev === "filled") && (r.state === "cancelled" || r.state === "expired");
-    const resting = ev === "placed" || ev === "ack_open" || ev === "ack_partial" || ev === "fill" || ev === "filled";
-    if (fillAfterEnd && !r.finalConfirmed) r.needsRead = "final_fill_total";
-    else if (resting && r.state === "rejected") r.needsRead = "contradiction";
-  }
-
-  private fillEvent(r: Rec, reported: Micros | undefined, statusFilled: boolean): OrderEventKind {
-    const total = maxMicros(r.tradeQty, reported ?? 0n);
-    return statusFilled || total >= r.size ? "filled" : "fill";
-  }
-
-  private liveState(r: Rec): OrderState {
-    return r.filledQty > 0n ? "partial" : "open";
-  }
-
-  private mergeFilled(r: Rec, reported: Micros): void {
-    if (reported > r.size) this.counters.overfill++;
-    r.filledQty = maxMicros(r.filledQty, minMicros(reported, r.size));
+    return stepOrder(r, ev, o, this.counters);
   }
 
   private countTrade(r: Rec, tradeId: string, qty: Micros): void {
-    if (r.tradeIds.has(tradeId)) return;
-    r.tradeIds.add(tradeId);
-    r.tradeQty += qty;
-    this.mergeFilled(r, r.tradeQty);
-  }
-
-  // ---- ids, buffering -------------------------------------------------------------------------
-
-  private find(ref: OrderRef): Rec | undefined {
-    if (ref.clientOrderId !== undefined) {
-      const r = this.orders.get(ref.clientOrderId);
-      if (r !== undefined) return r;
-    }
-    if (ref.orderId !== undefined) {
-      const c = this.byOrderId.get(ref.orderId);
-      if (c !== undefined) return this.orders.get(c);
-    }
-    if (ref.orderHash !== undefined) {
-      const c = this.byHash.get(ref.orderHash.toLowerCase());
-      if (c !== undefined) return this.orders.get(c);
-    }
-    return undefined;
-  }
-
-  private resolveFor(orderId: string, clientOrderId: string | undefined): Rec | "retired" | undefined {
-    const r = this.find({ orderId, clientOrderId });
-    if (r !== undefined) return r;
-    return this.retired.has(orderId) ? "retired" : undefined;
-  }
-
-  /** Record the platform id; a different id than the one we hold is a conflict (not applied). */
-  private learnId(r: Rec, orderId: string | undefined, ev: OrderEventKind): Transition | undefined {
-    if (orderId === undefined || r.orderId === orderId) return undefined;
-    if (r.orderId !== undefined || this.byOrderId.has(orderId)) {
-      return { event: ev, outcome: "conflict", clientOrderId: r.clientOrderId, orderId, from: r.state, to: r.state, message: `order id ${orderId} conflicts with ${r.orderId ?? "another order"}` };
-    }
-    r.orderId = orderId;
-    this.byOrderId.set(orderId, r.clientOrderId);
-    return undefined;
+    addTrade(r, tradeId, qty, this.counters);
   }
 
   private bufferUp(orderId: string, b: Buffered, ev: OrderEventKind | "trade"): Transition {
-    let list = this.buffer.get(orderId);
-    if (list === undefined) this.buffer.set(orderId, (list = []));
-    list.push(b);
-    this.bufferedCount++;
-    while (this.bufferedCount > this.maxBuffered) this.dropOldestBuffered();
+    this.early.add(orderId, b);
     return { event: ev, outcome: "buffered", orderId };
-  }
-
-  /** Drop the frame that has waited longest (the head of the list whose head is oldest). */
-  private dropOldestBuffered(): void {
-    let oldestId: string | undefined;
-    let oldestTs = Infinity;
-    for (const [id, list] of this.buffer) {
-      const ts = list.length > 0 ? bufferedTs(list[0]!) : -Infinity;
-      if (ts < oldestTs) [oldestId, oldestTs] = [id, ts];
-    }
-    if (oldestId === undefined) return;
-    const list = this.buffer.get(oldestId)!;
-    list.shift();
-    if (list.length === 0) this.buffer.delete(oldestId);
-    this.bufferedCount--;
-    this.counters.bufferDropped++;
   }
 
   private withReplay(r: Rec, t: Transition): Transition {
     if (r.orderId === undefined) return t;
-    const list = this.buffer.get(r.orderId);
+    const list = this.early.take(r.orderId);
     if (list === undefined) return t;
-    this.buffer.delete(r.orderId);
-    this.bufferedCount -= list.length;
-    const replayed = list
-      .slice()
-      .sort((a, b) => bufferedTs(a) - bufferedTs(b))
-      .map((b) => {
-        const rt = b.kind === "frame" ? this.applyFrame(r, b.frame) : this.applyTrade(r, b.fill);
-        this.counters[rt.outcome]++;
-        this.counters.replayed++;
-        return rt;
-      });
+    const replayed = list.map((b) => {
+      const rt = b.kind === "frame" ? this.applyFrame(r, b.frame) : this.applyTrade(r, b.fill);
+      this.counters[rt.outcome]++;
+      this.counters.replayed++;
+      return rt;
+    });
     return { ...t, replayed };
   }
 
-  // ---- queries ------------------------------------------------------------------------------
+  // ---- queries (order-tracker-reads.ts) -----------------------------------------------------
 
   get(clientOrderId: string): TrackedOrder | undefined {
-    const r = this.orders.get(clientOrderId);
+    const r = this.index.get(clientOrderId);
     return r === undefined ? undefined : view(r);
   }
 
   getByOrderId(orderId: string): TrackedOrder | undefined {
-    const r = this.find({ orderId });
+    const r = this.index.find({ orderId });
     return r === undefined ? undefined : view(r);
   }
 
   getByHash(orderHash: string): TrackedOrder | undefined {
-    const r = this.find({ orderHash });
+    const r = this.index.find({ orderHash });
     return r === undefined ? undefined : view(r);
   }
 
   all(): TrackedOrder[] {
-    return [...this.orders.values()].map(view);
+    return [...this.index.values()].map(view);
   }
 
   /** Our non-terminal orders on one market, in the reconciler's terms. */
   liveOrders(marketId: string): LiveOrder[] {
-    const out: LiveOrder[] = [];
-    for (const r of this.orders.values()) {
-      if (r.marketId !== marketId || isTerminal(r.state)) continue;
-      const lo: LiveOrder = {
-        clientOrderId: r.clientOrderId,
-        outcome: r.outcome,
-        side: r.side,
-        price: r.price,
-        size: r.size,
-        remaining: r.size - r.filledQty,
-        postOnly: r.postOnly,
-        createdAtMs: r.createdAtMs,
-        state: liveStateOf(r),
-      };
-      if (r.orderId !== undefined) lo.orderId = r.orderId;
-      out.push(lo);
-    }
-    return out;
+    return liveOrdersOf(this.index.values(), marketId);
   }
 
   unknownOrders(): TrackedOrder[] {
-    return this.select((r) => r.state === "unknown");
+    return selectViews(this.index.values(), (r) => r.state === "unknown");
   }
 
   /** Orders whose platform state is not settled: sent, unknown, or being cancelled. */
   inFlight(): TrackedOrder[] {
-    return this.select((r) => r.state === "sent" || r.state === "unknown" || r.state === "cancel_requested" || r.state === "cancel_pending");
+    return selectViews(this.index.values(), (r) => r.state === "sent" || r.state === "unknown" || r.state === "cancel_requested" || r.state === "cancel_pending");
   }
 
   counts(): Record<OrderState, number> {
-    const out = Object.fromEntries(ORDER_STATES.map((s) => [s, 0])) as Record<OrderState, number>;
-    for (const r of this.orders.values()) out[r.state]++;
-    return out;
+    return stateCounts(this.index.values());
   }
 
   /** A cancel may be sent now: resting, or a recorded cancel past its Retry-After. */
   canCancel(clientOrderId: string, nowMs: number): boolean {
-    const r = this.orders.get(clientOrderId);
-    if (r === undefined || r.orderId === undefined) return false;
-    if (r.state === "open" || r.state === "partial") return true;
-    return r.state === "cancel_pending" && (r.cancelRetryAtMs === undefined || nowMs >= r.cancelRetryAtMs);
+    return cancellable(this.index.get(clientOrderId), nowMs);
   }
 
   /** What to read (by id or lookup) or re-cancel now. */
   ordersNeedingRead(nowMs: number): ReadNeed[] {
-    const out: ReadNeed[] = [];
-    for (const r of this.orders.values()) {
-      let reason = r.needsRead;
-      if (r.state === "cancel_pending" && r.cancelRetryAtMs !== undefined && nowMs >= r.cancelRetryAtMs) reason ??= "cancel_retry";
-      if (reason === undefined) continue;
-      const need: ReadNeed = { clientOrderId: r.clientOrderId, orderHash: r.orderHash, reason, via: r.orderId === undefined ? "lookup" : "id" };
-      if (r.orderId !== undefined) need.orderId = r.orderId;
-      out.push(need);
-    }
-    return out;
+    return readNeedsOf(this.index.values(), nowMs);
   }
 
   /** Orders whose reported fill total exceeds the trades seen: pull /api/me/trades or read their fills. */
   fillGaps(): { order: TrackedOrder; missingQty: Micros }[] {
-    const out: { order: TrackedOrder; missingQty: Micros }[] = [];
-    for (const r of this.orders.values()) if (r.filledQty > r.tradeQty) out.push({ order: view(r), missingQty: r.filledQty - r.tradeQty });
-    return out;
+    return fillGapsOf(this.index.values());
   }
 
   /** orderIds holding buffered frames nobody has claimed (foreign, or ours before a lookup). */
   bufferedOrderIds(): string[] {
-    return [...this.buffer.keys()];
+    return this.early.orderIds();
   }
 
   /**
@@ -525,23 +361,7 @@ export class OrderTracker {
    * for a read; terminal ones still listed are flagged as contradictions.
    */
   reconcileOpenWalk(openOrderIds: Iterable<string>, walkStartedAtMs: number): WalkDiff {
-    const listed = new Set(openOrderIds);
-    const missing: TrackedOrder[] = [];
-    const terminalButOpen: TrackedOrder[] = [];
-    for (const r of this.orders.values()) {
-      if (r.orderId === undefined) continue;
-      if (r.createdAtMs >= walkStartedAtMs) continue;
-      const resting = r.state === "open" || r.state === "partial" || r.state === "cancel_requested" || r.state === "cancel_pending";
-      if (resting && !listed.has(r.orderId)) {
-        r.needsRead ??= "missing_from_walk";
-        missing.push(view(r));
-      } else if (isTerminal(r.state) && listed.has(r.orderId)) {
-        r.needsRead ??= "contradiction";
-        terminalButOpen.push(view(r));
-      }
-    }
-    const foreign = [...listed].filter((id) => !this.byOrderId.has(id));
-    return { missing, foreign, terminalButOpen };
+    return diffOpenWalk(this.index.values(), (id) => this.index.hasOrderId(id), openOrderIds, walkStartedAtMs);
   }
 
   /**
@@ -549,26 +369,7 @@ export class OrderTracker {
    * `beforeTs`. Their orderIds are remembered so a later frame counts as late, not buffered.
    */
   prune(beforeTs: number): number {
-    let n = 0;
-    for (const [cid, r] of this.orders) {
-      if (!isTerminal(r.state) || r.needsRead !== undefined) continue;
-      if (!r.finalConfirmed && r.filledQty > r.tradeQty) continue;
-      if ((r.lastServerTs ?? r.createdAtMs) >= beforeTs) continue;
-      this.orders.delete(cid);
-      this.byHash.delete(r.orderHash.toLowerCase());
-      if (r.orderId !== undefined) {
-        this.byOrderId.delete(r.orderId);
-        this.retired.add(r.orderId);
-      }
-      n++;
-    }
-    return n;
-  }
-
-  private select(pred: (r: Rec) => boolean): TrackedOrder[] {
-    const out: TrackedOrder[] = [];
-    for (const r of this.orders.values()) if (pred(r)) out.push(view(r));
-    return out;
+    return this.index.prune(beforeTs);
   }
 }
 
@@ -578,34 +379,6 @@ const CANCEL_EVENT: Readonly<Record<Exclude<CancelOutcome["kind"], "done">, Orde
   not_found: "cancel_not_found",
   failed: "cancel_failed",
 };
-
-interface StepOpts {
-  ts?: number | undefined;
-  filled?: Micros | undefined;
-  rejectCode?: string;
-}
-
-function liveStateOf(r: Rec): LiveOrder["state"] {
-  switch (r.state) {
-    case "open":
-      return "open";
-    case "partial":
-      return "partial";
-    case "cancel_requested":
-    case "cancel_pending":
-      return "cancelling";
-    case "unknown":
-      // After a cancel answered 404/409 the order is terminal or gone: it must not hold a slot.
-      return r.cancelRequested ? "cancelling" : "pending";
-    default:
-      return "pending";
-  }
-}
-
-function view(r: Rec): TrackedOrder {
-  const { tradeIds: _t, cancelRequested: _c, ...rest } = r;
-  return { ...rest };
-}
 
 function unmatched(event: OrderEventKind, ref: OrderRef): Transition {
   const t: Transition = { event, outcome: "unmatched" };

@@ -14,6 +14,7 @@ export const COMMANDS: Record<string, Command> = {
   run: {
     summary: "run the market-maker daemon (no --config: the demo against the embedded simulator)",
     usage: "mm run [--config FILE]",
+    load: async () => (await import("./run.js")).runCommand,
   },
   sim: {
     summary: "serve the platform simulator over HTTP and WebSocket",

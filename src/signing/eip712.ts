@@ -54,19 +54,10 @@ const DOMAIN_TYPE_STRING = "EIP712Domain(string name,string version,uint256 chai
 export const ORDER_TYPEHASH: Uint8Array = keccak256(stringToBytes(ORDER_TYPE_STRING), "bytes");
 const DOMAIN_TYPEHASH: Uint8Array = keccak256(stringToBytes(DOMAIN_TYPE_STRING), "bytes");
 
-/** The message object viem's typed-data functions expect for an order. */
-export interface OrderTypedMessage {
-  salt: bigint;
-  maker: Address;
-  signer: Address;
-  taker: Address;
-  tokenId: bigint;
-  makerAmount: bigint;
-  takerAmount: bigint;
-  expiration: bigint;
+/** The message object viem's typed-data functions expect for an order: the struct, uint256 fee as a bigint. */
+export interface OrderTypedMessage extends Omit<OrderStruct, "feeRateBps" | "side"> {
   feeRateBps: bigint;
   side: number;
-  signatureType: number;
 }
 
 export function toTypedMessage(s: OrderStruct): OrderTypedMessage {

@@ -86,8 +86,11 @@ export interface BuiltOrder {
   postOnly: boolean;
 }
 
-/** `POST /api/orders/place` body (docs/spec-gaps.md). */
-export interface PlaceOrderBody {
+/**
+ * `POST /api/orders/place` body (docs/spec-gaps.md) as the platform accepts it: `timeInForce` and
+ * `postOnly` may be left to its defaults. What the REST client's `place` takes.
+ */
+export interface PlaceRequestBody {
   order: WireSignedOrder;
   maker: string;
   clientOrderId?: string;
@@ -97,6 +100,12 @@ export interface PlaceOrderBody {
   price: string;
   quantity: string;
   type: OrderType;
+  timeInForce?: TimeInForce;
+  postOnly?: boolean;
+}
+
+/** The place body as built here: every default written out. */
+export interface PlaceOrderBody extends PlaceRequestBody {
   timeInForce: TimeInForce;
   postOnly: boolean;
 }

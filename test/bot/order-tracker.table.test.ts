@@ -10,8 +10,8 @@ import { OrderTracker, type TrackerEvent } from "../../src/bot/order-tracker.js"
 import { parseMicros } from "../../src/core/money.js";
 import type { OrderStatus } from "../../src/wire/enums.js";
 import type { OrderRecord, PlacementResult } from "../../src/wire/orders.js";
+import { W, orderRecord } from "./order-tracker-fixtures.js";
 
-const W = "0x" + "ab".repeat(20);
 const CID = "c1";
 const HASH = "0x" + "11".repeat(32);
 const OID = "o1";
@@ -27,27 +27,7 @@ function ack(status: "OPEN" | "PARTIAL" | "FILLED" | "REJECTED", filled = "0"): 
 }
 
 function record(status: OrderStatus, filled = "0"): OrderRecord {
-  return {
-    id: OID,
-    clientOrderId: CID,
-    orderHash: HASH,
-    walletAddress: W,
-    marketId: "MKT",
-    tokenId: "1",
-    outcome: 0,
-    side: "BUY",
-    type: "limit",
-    timeInForce: "GTC",
-    postOnly: true,
-    price: "0.5",
-    originalQuantity: SIZE,
-    filledQty: filled,
-    remainingQty: "0",
-    status,
-    expiration: "0",
-    createdAt: "2026-01-01T00:00:00Z",
-    updatedAt: "2026-01-01T00:00:00Z",
-  };
+  return orderRecord({ id: OID, clientOrderId: CID, orderHash: HASH, status, filledQty: filled, originalQuantity: SIZE });
 }
 
 const base = { channel: "user_orders", walletAddress: W, orderId: OID, clientOrderId: CID, marketId: "MKT" };

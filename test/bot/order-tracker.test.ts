@@ -4,9 +4,9 @@ import { parseMicros } from "../../src/core/money.js";
 import type { OrderStatus } from "../../src/wire/enums.js";
 import type { OrderCancelledFrame, OrderPlacedFrame, UserFillFrame } from "../../src/wire/frames.js";
 import type { OrderRecord, PlacementResult, Trade } from "../../src/wire/orders.js";
+import { W, orderRecord } from "./order-tracker-fixtures.js";
 
 const m = parseMicros;
-const W = "0x" + "ab".repeat(20);
 const OTHER = "0x" + "cd".repeat(20);
 const hash = (n: number): string => "0x" + n.toString(16).padStart(64, "0");
 
@@ -94,27 +94,7 @@ function endedFrame(type: "order_cancelled" | "order_expired", orderId: string, 
 }
 
 function record(orderId: string, cid: string | null, n: number, status: OrderStatus, filled: string): OrderRecord {
-  return {
-    id: orderId,
-    clientOrderId: cid,
-    orderHash: hash(n),
-    walletAddress: W,
-    marketId: "MKT",
-    tokenId: "1",
-    outcome: 0,
-    side: "BUY",
-    type: "limit",
-    timeInForce: "GTC",
-    postOnly: true,
-    price: "0.5",
-    originalQuantity: "10",
-    filledQty: filled,
-    remainingQty: "0",
-    status,
-    expiration: "0",
-    createdAt: "2026-01-01T00:00:00Z",
-    updatedAt: "2026-01-01T00:00:00Z",
-  };
+  return orderRecord({ id: orderId, clientOrderId: cid, orderHash: hash(n), status, filledQty: filled });
 }
 
 const read = (rec: OrderRecord, ts: number): TrackerEvent => ({ kind: "read", record: rec, serverTimeMs: ts });

@@ -1,0 +1,258 @@
+/**
+ * Tick to place: from a book update reaching the daemon to its place request being issued, through
+ * the whole engine path (phase, own-order exclusion, strategy, reconciler, risk hook, rate budget,
+ * the cancel sent and answered first, order building and signing or a pre-signed order, tracker
+ * registration, the client pipeline). In-process on a VirtualClock; the rate gate is sized so it
+ * never waits, so the figures exclude rate-gate waits by construction.
+ *
+ * Two platforms behind the same transport seam:
+ *  - engine:    a scripted platform that answers at once (the daemon's own latency);
+ *  - simulator: the real simulator in-process (its handling of the cancel that precedes the place
+ *               is inside the window: the reconciler sends cancels before places).
+ *
+ * A sample is taken when a book update's own cycle issues a place request; time is
+ * performance.now() wall time on a shared machine, so the tail carries the neighbours' noise.
+ * Baseline in the same run: signing one order (the largest single cost on a cold path), so
+ * ratio = p99 tick-to-place / p50 one signature.
+ */
+import { performance } from "node:perf_hooks";
+import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../src/api/transport.js";
+import { VirtualClock } from "../src/core/clock.js";
+import { Rng } from "../src/core/rng.js";
+import { parseConfig, simulatorWalletKey } from "../src/config/index.js";
+import { createLogger } from "../src/log/index.js";
+import { RateGate } from "../src/ratelimit/index.js";
+import { InProcessSocketConnector, InProcessTransport } from "../src/sim/http/in-process.js";
+import { Pipeline } from "../src/sim/http/pipeline.js";
+import { allRoutes } from "../src/sim/http/routes/index.js";
+import { parseScenario } from "../src/sim/platform/index.js";
+import { Simulator } from "../src/sim/simulator.js";
+import { WsHub } from "../src/sim/ws/hub.js";
+import { WalletSigner, buildOrder, rngSaltSource } from "../src/signing/index.js";
+import { createDaemon } from "../src/bot/engine/daemon.js";
+
+const API_KEY = "pmk_sim_5e1d0000000000bb_TickToPlaceBenchSecret00000000001";
+const VIRTUAL_MS = Number(process.env["BENCH_TICK_MS"] ?? 20 * 60_000);
+const T0 = Date.UTC(2026, 5, 1, 12);
+const KEY = simulatorWalletKey(1, "bench").reveal();
+const ADDR = WalletSigner.fromPrivateKey(KEY).address;
+const VAULT = "0x2222222222222222222222222222222222222222";
+
+class Probe implements Transport {
+  armedAt: number | undefined;
+  readonly samples: number[] = [];
+  constructor(private readonly inner: Transport) {}
+  request(req: HttpRequest): Promise<HttpResponse> {
+    if (this.armedAt !== undefined && req.method === "POST" && (req.path === "/api/orders/place" || req.path === "/api/orders/place-batch")) {
+      this.samples.push(performance.now() - this.armedAt);
+      this.armedAt = undefined;
+    }
+    return this.inner.request(req);
+  }
+}
+
+// ---- the scripted platform -------------------------------------------------------------------
+
+const ISO = new Date(T0).toISOString();
+const ROW = {
+  id: "00000000-0000-4000-8000-000000000001",
+  eventId: "00000000-0000-4000-8000-000000000002",
+  symbol: "TICK",
+  slug: "tick",
+  title: "Tick",
+  groupItemTitle: null,
+  conditionId: null,
+  questionId: null,
+  yesTokenId: "11",
+  noTokenId: "12",
+  outcomeTokenIds: ["11", "12"],
+  status: "OPEN",
+  currentReviewRound: 0,
+  outcomeCount: 2,
+  outcomeLabels: ["Yes", "No"],
+  feeTakerBps: 100,
+  tradingWindow: { preMarketStartsAt: null, opensAt: new Date(T0 - 3_600_000).toISOString(), closesAt: new Date(T0 + 30 * 86_400_000).toISOString() },
+  kickoff: null,
+  resolutionWindowHours: null,
+  lifecycle: { closedAt: null, pausedAt: null, resolvedAt: null, voidedAt: null },
+  payoutNumerators: null,
+  officialDataSource: null,
+  sourceMatchId: null,
+  negRiskEligible: false,
+  isNewMarketType: false,
+  createdAt: ISO,
+  updatedAt: ISO,
+  outcomePrices: [null, null],
+  chances: ["0.5", "0.5"],
+  vertical: null,
+  marketType: null,
+  crypto: null,
+};
+
+/** Answers everything at once; the book's mid takes a random walk of 1-2 ticks per read. */
+class InstantPlatform implements Transport {
+  private mid = 500;
+  private next = 0;
+  constructor(private readonly rng: Rng) {}
+  private ok(body: unknown, status = 200): Promise<HttpResponse> {
+    return Promise.resolve({ status, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  }
+  request(req: HttpRequest): Promise<HttpResponse> {
+    const path = req.path.split("?")[0]!;
+    const body = req.body === undefined ? undefined : (JSON.parse(req.body) as Record<string, unknown>);
+    if (path === "/api/platform/contracts") return this.ok({ chainId: 1, domain: { name: "PartnerExchange", version: "1" }, exchange: { binary: VAULT, negRisk: VAULT }, vaultFactory: VAULT, collateral: VAULT });
+    if (path === "/api/platform/fee-config") return this.ok({ defaultFeeTakerBps: 100, maxFeeRateBps: 1000 });
+    if (path === "/api/markets") return this.ok({ markets: [ROW], hasMore: false });
+    if (path.endsWith("/orderbook")) {
+      this.mid = Math.min(900, Math.max(100, this.mid + (this.rng.bool() ? 1 : -1) * this.rng.range(1, 2)));
+      const lvl = (t: number) => ({ price: (t / 1000).toFixed(3), quantity: "100" });
+      return this.ok({ marketId: "TICK", outcome: 0, bids: [lvl(this.mid - 10), lvl(this.mid - 20)], asks: [lvl(this.mid + 10), lvl(this.mid + 20)] });
+    }
+    if (path.startsWith("/api/markets/")) return this.ok(ROW);
+    if (path === "/api/me/vault") return this.ok({ walletAddress: ADDR, vaultAddress: VAULT, deployed: true });
+    if (path === "/api/me/balances") return this.ok({ walletAddress: ADDR, vaultAddress: VAULT, collateral: { total: "1000000", locked: "0", available: "1000000" } });
+    if (path === "/api/me/positions") return this.ok({ walletAddress: ADDR, positions: [], nextCursor: null });
+    if (path === "/api/me/trades") return this.ok({ trades: [], nextCursor: null });
+    if (path === "/api/orders/open") return this.ok({ walletAddress: ADDR, orders: [], nextCursor: null });
+    const accept = (b: Record<string, unknown>) => ({ orderId: `o${++this.next}`, status: "OPEN", filledQty: "0", remainingQty: b["quantity"], trades: [] });
+    if (path === "/api/orders/place") return this.ok(accept(body!), 201);
+    if (path === "/api/orders/place-batch") return this.ok({ results: (body!["orders"] as Record<string, unknown>[]).map((b) => ({ ...accept(b), success: true })) }, 201);
+    if (path === "/api/orders/cancel-batch") return this.ok({ cancelled: body!["orderIds"], notCancelled: [] });
+    if (path === "/api/orders/cancel") return this.ok({ orderId: body!["orderId"], status: "CANCELLED", filledQty: "0", remainingQty: "10" });
+    if (path === "/api/orders/cancel-all") return this.ok({ cancelled: [], notCancelled: [] });
+    return this.ok({ status: 404, error: { code: "order_not_found", message: "none" } }, 404);
+  }
+}
+
+/** A stream that never opens (the engine path does not need it). */
+const SILENT_CONNECTOR: SocketConnector = {
+  connect: (): SocketLike => {
+    const s: SocketLike = { send: () => undefined, close: () => undefined, on: () => s };
+    return s;
+  },
+};
+
+// ---- the simulator platform ------------------------------------------------------------------
+
+function scenario(): string {
+  return `seed: 3
+start: "${ISO}"
+partners:
+  - id: mm
+    name: Bench
+    kind: multi_wallet
+    requirePerWalletKyc: false
+    rateLimitPerMin: 60000
+    keys: [{ key: ${API_KEY}, scopes: [orders:read, orders:write, portfolio:read] }]
+wallets:
+  - { name: w0, privateKey: "${KEY}", partner: mm, balances: { collateral: "1000000" } }
+events:
+  - title: Bench
+    markets:
+      - title: TICK
+        symbol: TICK
+        feeTakerBps: 100
+        tradingWindow: { opensAt: "-1h", closesAt: "+30d" }
+        fairValue: "0.5"
+        flow:
+          volPerSqrtMin: 0.02
+          jumpProbPerMin: 0.05
+          jumpSize: 0.03
+          takerArrivalPerMin: 10
+          liquidity: { levels: 3, depthPerLevel: "100", halfSpread: "0.01", levelStep: "0.01" }
+`;
+}
+
+// ---- the run -----------------------------------------------------------------------------------
+
+interface Measured {
+  samples: number[];
+  hitRate: number;
+}
+
+async function measure(clock: VirtualClock, transport: Transport, connector: SocketConnector, virtualMs: number): Promise<Measured> {
+  const probe = new Probe(transport);
+  const config = parseConfig(
+    `mode: simulator
+instance: { id: bench }
+wallets: [{ name: w0, privateKey: "\${K}" }]
+markets: { slugs: [TICK] }
+strategy: { name: ladder, params: { size: "10", levels: 1, halfSpreadTicks: 1 } }
+quoting: { refreshMs: 60000, priceToleranceTicks: 0 }
+log: { level: silent }
+`,
+    "bench.yaml",
+    { K: KEY },
+  );
+  const daemon = createDaemon(config, {
+    clock,
+    rng: new Rng(9),
+    transport: probe,
+    connector,
+    apiKey: API_KEY,
+    logger: createLogger({ level: "silent" }),
+    gate: new RateGate({ clock, rateLimitPerMin: 600_000, safetyMargin: 0 }),
+    tuning: { minBookIntervalMs: 250, fillSyncMs: 600_000, driftCheckMs: 600_000, streamReadyWaitMs: 100 },
+  });
+  // Registered before the daemon's own listener, so it runs first on every update.
+  daemon.data.onUpdate(() => {
+    probe.armedAt = performance.now();
+    setImmediate(() => (probe.armedAt = undefined));
+  });
+  let started = false;
+  void daemon.start().then(() => (started = true));
+  while (!started) await clock.advance(100);
+  for (let t = 0; t < virtualMs; t += 1_000) await clock.advance(1_000);
+  let stopped = false;
+  void daemon.stop().then(() => (stopped = true));
+  while (!stopped) await clock.advance(500);
+  const ps = daemon.runners[0]!.presignStats();
+  const hitRate = ps === undefined || ps.hits + ps.misses === 0 ? 0 : ps.hits / (ps.hits + ps.misses);
+  return { samples: probe.samples.sort((a, b) => a - b), hitRate };
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function signBaseline(): number[] {
+  const signer = WalletSigner.fromPrivateKey(KEY);
+  const salt = rngSaltSource(new Rng(1));
+  const contracts = { chainId: 1, domain: { name: "PartnerExchange", version: "1" }, exchange: { binary: VAULT, negRisk: VAULT } };
+  const market = { symbol: "TICK", yesTokenId: "11", noTokenId: "12", feeTakerBps: 100, negRiskEligible: false };
+  const out: number[] = [];
+  for (let i = 0; i < 400; i++) {
+    const t0 = performance.now();
+    const built = buildOrder({ contracts, market, intent: { outcome: 0, side: "BUY", price: 500_000n + BigInt(i % 50) * 1000n, quantity: 10_000_000n }, wallet: signer.address, vault: VAULT, saltSource: salt });
+    void signer.signBuiltOrder(built);
+    out.push(performance.now() - t0);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+function report(name: string, m: Measured, sign: number): void {
+  const s = m.samples;
+  console.log(`BENCH ${name}_samples ${s.length} count`);
+  console.log(`BENCH ${name}_presign_hits ${(100 * m.hitRate).toFixed(1)} %`);
+  console.log(`BENCH ${name}_p50 ${pct(s, 50).toFixed(3)} ms`);
+  console.log(`BENCH ${name}_p90 ${pct(s, 90).toFixed(3)} ms`);
+  console.log(`BENCH ${name}_p99 ${pct(s, 99).toFixed(3)} ms ratio=${(pct(s, 99) / sign).toFixed(2)}`);
+  if (process.env["BENCH_TICK_DIST"]) console.log(`# ${name} p95 ${pct(s, 95).toFixed(3)} p98 ${pct(s, 98).toFixed(3)} p99.5 ${pct(s, 99.5).toFixed(3)} max ${s.at(-1)!.toFixed(3)}`);
+}
+
+export async function run(): Promise<void> {
+  const sign = pct(signBaseline(), 50);
+
+  const clockA = new VirtualClock(T0);
+  report("tick_to_place_engine", await measure(clockA, new InstantPlatform(new Rng(4)), SILENT_CONNECTOR, VIRTUAL_MS), sign);
+
+  if (process.env["BENCH_TICK_ENGINE_ONLY"]) return;
+  const clockB = new VirtualClock(T0);
+  const sim = new Simulator(parseScenario(scenario(), "bench.yaml"), { clock: clockB, flowRefreshMs: 1_000 });
+  const pipeline = new Pipeline({ sim, routes: allRoutes() });
+  sim.start();
+  const measured = await measure(clockB, new InProcessTransport(pipeline), new InProcessSocketConnector(new WsHub({ sim, pipeline })), VIRTUAL_MS / 2);
+  sim.stop();
+  report("tick_to_place_simulator", measured, sign);
+  console.log(`BENCH sign_one_order_p50 ${sign.toFixed(3)} ms`);
+}

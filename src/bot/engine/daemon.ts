@@ -1,0 +1,411 @@
+/**
+ * The daemon: the one object that owns all I/O (timers, HTTP through the client, the user
+ * streams, the book poller) and feeds the pure parts (strategy, reconciler, tracker, ledger,
+ * inventory, risk hook).
+ *
+ *   const daemon = createDaemon(config, { transport, connector, clock, rng, apiKey });
+ *   await daemon.start();          // platform info, markets, wallets (vault, anchor, stream, adoption)
+ *   ...
+ *   const report = await daemon.stop();   // pull quotes, cancel everything, report leftovers
+ *
+ * Timers: selection refresh (markets.refreshSec), market rows (tuning.statusRefreshMs), quote
+ * refresh (quoting.refreshMs), wallet maintenance, fill sync and drift checks, and one timer per
+ * market at its next phase boundary (pre-market start, opensAt, the pull time before closesAt).
+ * Book updates trigger the owning wallet's cycle for that market directly.
+ */
+import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import type { PartnerClient, SecretLike, SocketConnector, Transport } from "../../api/index.js";
+import { createClient } from "../../api/index.js";
+import type { Clock, TimerHandle } from "../../core/clock.js";
+import { RealClock } from "../../core/clock.js";
+import { Rng } from "../../core/rng.js";
+import type { Config } from "../../config/index.js";
+import type { Logger } from "../../log/index.js";
+import { createLogger } from "../../log/index.js";
+import { RateGate } from "../../ratelimit/index.js";
+import { WalletSigner, cryptoSaltSource, rngSaltSource, type SaltSource } from "../../signing/index.js";
+import { createStrategyRunner } from "../../../strategies/registry.js";
+import { FillLedger } from "../fill-ledger.js";
+import { Inventory } from "../inventory.js";
+import { ClientOrderIds, sessionTag } from "./ids.js";
+import { EventSeq, RestBookPoller, type MarketDataSource } from "./market-data.js";
+import { MarketRegistry } from "./market-registry.js";
+import { combineObservers, type EngineObserver } from "./observer.js";
+import { quotedOutcomes } from "./quote-cycle.js";
+import { PASS_THROUGH_RISK, type EngineView, type RiskHook } from "./risk-hook.js";
+import { shutdownExitCode, type WalletShutdownReport } from "./shutdown.js";
+import { fetchPlatformInfo, retrying, type PlatformInfo } from "./startup.js";
+import { marksFrom, statusOf, type DaemonStatus } from "./status.js";
+import { DEFAULT_TUNING, type EngineTuning } from "./tuning.js";
+import { WalletRunner } from "./wallet-runner.js";
+import { connectorFor } from "./wallet-stream.js";
+
+/** Longest single timer (node's setTimeout overflows past 2^31 ms). */
+const MAX_TIMER_MS = 6 * 3_600_000;
+
+export interface DaemonDeps {
+  clock?: Clock;
+  /** Seeded in tests and simulations; default seeded from the OS. */
+  rng?: Rng;
+  /** Where REST goes (in-process simulator, loopback); default a FetchTransport to platform.baseUrl. */
+  transport?: Transport;
+  /** Where the user streams go; default a WsConnector to the platform. */
+  connector?: SocketConnector;
+  /** The partner API key; live configs carry it (platform.apiKey), simulator runs pass it here. */
+  apiKey?: string | SecretLike;
+  logger?: Logger;
+  observer?: EngineObserver | readonly EngineObserver[];
+  risk?: RiskHook;
+  /** A rate gate to share; default one built from platform.rateLimitPerMin / rateSafetyMargin. */
+  gate?: RateGate;
+  saltSource?: SaltSource;
+  tuning?: Partial<EngineTuning>;
+  /** Monotonic ms for latency figures. Default performance.now. */
+  monotonic?: () => number;
+}
+
+export interface StartReport {
+  markets: string[];
+  wallets: { name: string; ready: boolean; error?: string }[];
+}
+
+export interface ShutdownReport {
+  reason: string;
+  wallets: WalletShutdownReport[];
+  exitCode: number;
+}
+
+export class Daemon {
+  readonly clock: Clock;
+  readonly client: PartnerClient;
+  readonly gate: RateGate;
+  readonly registry: MarketRegistry;
+  readonly data: MarketDataSource;
+  readonly ledger = new FillLedger();
+  readonly inventory = new Inventory();
+  readonly runners: WalletRunner[] = [];
+  readonly log: Logger;
+  readonly tuning: EngineTuning;
+  readonly observer: EngineObserver;
+  readonly sessionStartMs: number;
+  readonly session: string;
+  private readonly risk: RiskHook;
+  private readonly rng: Rng;
+  private readonly seq = new EventSeq();
+  /** Read-only view of the whole engine for the risk hook. */
+  readonly view: EngineView = {
+    wallets: () => this.runners.map((r) => r.wallet),
+    markets: () => this.registry.all().map((e) => e.row.symbol),
+    liveOrders: (wallet, marketId) => this.runners.find((r) => r.wallet === wallet.toLowerCase())?.tracker.liveOrders(marketId) ?? [],
+    positions: (wallet, marketId) => this.inventory.positions(wallet, marketId),
+    pnl: (wallet) => this.inventory.pnl(wallet, marksFrom(this.registry, this.data)),
+    mark: (marketId, outcome) => marksFrom(this.registry, this.data)(marketId, outcome),
+  };
+  private platformInfo: PlatformInfo | undefined;
+  private readonly timers: TimerHandle[] = [];
+  private readonly phaseTimers = new Map<string, TimerHandle>();
+  private readonly settled = new Set<string>();
+  private readonly startAbort = new AbortController();
+  private running = false;
+  private stopping: Promise<ShutdownReport> | undefined;
+
+  constructor(
+    readonly config: Config,
+    deps: DaemonDeps = {},
+  ) {
+    this.clock = deps.clock ?? new RealClock();
+    const rng = deps.rng ?? new Rng(randomBytes(4).readUInt32LE(0));
+    this.rng = rng;
+    this.tuning = { ...DEFAULT_TUNING, ...deps.tuning };
+    this.log = deps.logger ?? createLogger({ level: config.log.level, name: "mm", clock: this.clock });
+    const observers = deps.observer === undefined ? [] : Array.isArray(deps.observer) ? deps.observer : [deps.observer as EngineObserver];
+    this.observer = combineObservers(observers, (e) => this.log.error({ err: e instanceof Error ? e.message : String(e) }, "observer threw"));
+    this.risk = deps.risk ?? PASS_THROUGH_RISK;
+    this.sessionStartMs = this.clock.now();
+    this.session = sessionTag(this.sessionStartMs, rng.fork("session"));
+
+    const platform = config.platform;
+    this.gate = deps.gate ?? new RateGate({ clock: this.clock, rateLimitPerMin: platform.rateLimitPerMin, safetyMargin: platform.rateSafetyMargin });
+    const apiKey = deps.apiKey ?? (config.mode === "live" ? config.platform.apiKey : undefined);
+    if (apiKey === undefined) throw new TypeError("createDaemon: no API key (give deps.apiKey in simulator mode)");
+    const liveUrl = config.mode === "live" ? config.platform.baseUrl : undefined;
+    if (deps.transport === undefined && liveUrl === undefined) throw new TypeError("createDaemon: give deps.transport in simulator mode");
+    this.client = createClient({
+      ...(deps.transport !== undefined ? { transport: deps.transport } : { baseUrl: liveUrl! }),
+      apiKey,
+      clock: this.clock,
+      rng: rng.fork("client"),
+      gate: this.gate,
+      timeoutMs: platform.requestTimeoutMs,
+    });
+    const { connector, streamPath } = connectorFor(config, deps.connector);
+
+    this.registry = new MarketRegistry({
+      api: this.client,
+      clock: this.clock,
+      log: this.log.child({ component: "markets" }),
+      observer: this.observer,
+      markets: config.markets,
+      wallets: config.wallets.map((w, index) => ({ index, markets: w.markets })),
+      pullBeforeCloseMs: config.quoting.pullBeforeCloseSec * 1000,
+      defaultFeeTakerBps: () => this.platformInfo?.feeConfig.defaultFeeTakerBps ?? null,
+    });
+    const bookBudget = Math.max(1, Math.floor(600 * (1 - platform.rateSafetyMargin) * this.tuning.bookBudgetShare));
+    this.data = new RestBookPoller({
+      markets: this.client.markets,
+      clock: this.clock,
+      log: this.log.child({ component: "books" }),
+      budgetPerMin: bookBudget,
+      minBookIntervalMs: this.tuning.minBookIntervalMs,
+      staleAfterMs: config.risk.staleDataSec * 1000,
+      room: () => this.gate.remainingFor("GET", "/api/markets/x/orderbook"),
+      seq: this.seq,
+    });
+
+    const strategy = createStrategyRunner(config.strategy.name, config.strategy.params);
+    const saltSource = deps.saltSource ?? (deps.rng !== undefined ? rngSaltSource(rng.fork("salt")) : cryptoSaltSource);
+    const monotonic = deps.monotonic ?? (() => performance.now());
+    config.wallets.forEach((w, index) => {
+      const signer = WalletSigner.fromPrivateKey(w.privateKey.reveal(), { expectedAddress: w.address, source: `wallet ${w.name} privateKey` });
+      this.runners.push(
+        new WalletRunner({
+          index,
+          name: w.name,
+          address: w.address,
+          api: this.client.forWallet(w.address),
+          signer,
+          apiKey,
+          connector,
+          streamPath,
+          clock: this.clock,
+          rng: rng.fork(`wallet:${index}`),
+          log: this.log.child({ wallet: w.address.toLowerCase(), walletName: w.name }),
+          observer: this.observer,
+          risk: this.risk,
+          registry: this.registry,
+          data: this.data,
+          ledger: this.ledger,
+          inventory: this.inventory,
+          strategy,
+          quoting: {
+            priceToleranceTicks: config.quoting.priceToleranceTicks,
+            sizeTolerance: config.quoting.sizeTolerance,
+            maxOrderAgeMs: config.quoting.maxOrderAgeSec * 1000,
+            orderExpirySec: config.quoting.orderExpirySec,
+          },
+          ids: new ClientOrderIds(config.instance.id, index, this.session),
+          gate: this.gate,
+          saltSource,
+          platform: () => this.platform,
+          instanceId: config.instance.id,
+          sessionStartMs: this.sessionStartMs,
+          tuning: this.tuning,
+          monotonic,
+          seq: this.seq,
+          engine: this.view,
+        }),
+      );
+    });
+  }
+
+  get platform(): PlatformInfo {
+    if (this.platformInfo === undefined) throw new Error("platform info not loaded yet");
+    return this.platformInfo;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Start-up (issue item 1); resolves once every wallet is ready or `startupWaitMs` has passed. */
+  async start(): Promise<StartReport> {
+    if (this.running) throw new Error("daemon already started");
+    this.running = true;
+    const signal = this.startAbort.signal;
+    const retry = { clock: this.clock, rng: this.rng.fork("startup"), log: this.log, policy: this.tuning.startupRetry, signal };
+    this.platformInfo = await fetchPlatformInfo(this.client, retry);
+    if (this.stopping !== undefined) return { markets: [], wallets: [] };
+    this.log.info({ chainId: this.platformInfo.contracts.chainId, defaultFeeTakerBps: this.platformInfo.feeConfig.defaultFeeTakerBps }, "platform info loaded");
+    this.wireEvents();
+    await retrying("market selection", retry, () => this.refreshSelection());
+    if (this.stopping !== undefined) return { markets: [], wallets: [] };
+    this.data.start();
+
+    const results: StartReport["wallets"] = this.runners.map((r) => ({ name: r.name, ready: false }));
+    const starts = this.runners.map((r, i) =>
+      r.start(signal).then(
+        () => (results[i]!.ready = true),
+        (e: unknown) => {
+          results[i]!.error = e instanceof Error ? e.message : String(e);
+          if (!signal.aborted) this.log.error({ wallet: r.wallet, err: results[i]!.error }, "wallet start-up failed");
+        },
+      ),
+    );
+    let waitTimer: TimerHandle | undefined;
+    await Promise.race([Promise.all(starts), new Promise<void>((resolve) => (waitTimer = this.clock.setTimeout(resolve, this.tuning.startupWaitMs)))]);
+    this.clock.clearTimeout(waitTimer);
+    // stop() may have come while we waited: it owns the timers from then on.
+    if (this.stopping !== undefined) return { markets: [], wallets: results };
+    this.startTimers();
+    const markets = this.registry.selected().map((e) => e.row.symbol);
+    this.log.info({ markets, wallets: results }, "daemon running");
+    return { markets, wallets: results };
+  }
+
+  private wireEvents(): void {
+    this.data.onUpdate((symbol) => this.ownerOf(symbol)?.trigger(symbol, "book"));
+    this.data.onStale((symbol, outcome) => {
+      this.log.warn({ market: symbol, outcome }, "market data stale: pulling quotes");
+      this.ownerOf(symbol)?.trigger(symbol, "stale");
+    });
+    this.registry.onChange((symbol, what) => {
+      const e = this.registry.get(symbol);
+      if (e === undefined) return;
+      if (what === "selected") this.data.track(symbol, quotedOutcomes(e.row.outcomeCount));
+      if (what === "deselected") this.data.untrack(symbol);
+      if (what === "row") this.noteSettlement(symbol);
+      this.schedulePhase(symbol);
+      for (const r of this.runners) r.trigger(symbol, "market");
+    });
+  }
+
+  private ownerOf(symbol: string): WalletRunner | undefined {
+    const w = this.registry.get(symbol)?.wallet;
+    return w === undefined ? undefined : this.runners[w];
+  }
+
+  private async refreshSelection(): Promise<void> {
+    const change = await this.registry.refreshSelection();
+    if (change.added.length + change.removed.length + change.moved.length > 0) {
+      this.log.info({ added: change.added, removed: change.removed, moved: change.moved }, "market selection");
+    }
+    // Forget deselected markets once no wallet holds orders there, nor shares awaiting settlement
+    // (their rows keep being read until RESOLVED / VOIDED pays them out in the inventory).
+    for (const e of this.registry.all()) {
+      if (e.selected) continue;
+      const symbol = e.row.symbol;
+      const held = !this.settled.has(symbol) && this.inventory.positions(undefined, symbol).some((p) => p.qty !== 0n);
+      const busy = held || this.runners.some((r) => r.tracker.liveOrders(symbol).length > 0);
+      if (!busy) {
+        this.registry.forget(symbol);
+        this.clock.clearTimeout(this.phaseTimers.get(symbol));
+        this.phaseTimers.delete(symbol);
+      }
+    }
+  }
+
+  /** A timer at the market's next phase boundary: cycle it then (and re-read its row at opening). */
+  private schedulePhase(symbol: string): void {
+    this.clock.clearTimeout(this.phaseTimers.get(symbol));
+    this.phaseTimers.delete(symbol);
+    if (!this.running || this.stopping !== undefined) return;
+    const at = this.registry.nextBoundary(symbol);
+    if (at === undefined) return;
+    const delay = at - this.clock.now() + 1;
+    const handle = this.clock.setTimeout(
+      () => {
+        this.phaseTimers.delete(symbol);
+        // A far boundary is approached in steps (timers cannot wait weeks).
+        if (delay > MAX_TIMER_MS) {
+          this.schedulePhase(symbol);
+          return;
+        }
+        for (const r of this.runners) r.trigger(symbol, "phase");
+        // The status moves at opensAt / closesAt: read it shortly after.
+        const t = this.clock.setTimeout(() => void this.registry.refreshStatus([symbol]).catch(() => undefined), 1_000);
+        this.timers.push(t);
+        this.schedulePhase(symbol);
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, delay)),
+    );
+    this.phaseTimers.set(symbol, handle);
+  }
+
+  /** Resolution / void moves inventory to cash (once per market). */
+  private noteSettlement(symbol: string): void {
+    const e = this.registry.get(symbol);
+    if (e === undefined || this.settled.has(symbol)) return;
+    const row = e.row;
+    if (row.status === "RESOLVED" && row.payoutNumerators !== null) {
+      this.settled.add(symbol);
+      this.inventory.resolve(symbol, row.payoutNumerators.map((n) => BigInt(n)), Date.parse(row.lifecycle.resolvedAt ?? "") || this.clock.now());
+    } else if (row.status === "VOIDED") {
+      this.settled.add(symbol);
+      this.inventory.voidMarket(symbol, row.outcomeCount, Date.parse(row.lifecycle.voidedAt ?? "") || this.clock.now());
+    }
+  }
+
+  private startTimers(): void {
+    const every = (ms: number, fn: () => void): void => void this.timers.push(this.clock.setInterval(fn, ms));
+    const quiet = (what: string) => (e: unknown) => this.log.warn({ err: e instanceof Error ? e.message : String(e) }, `${what} failed`);
+    every(this.config.markets.refreshSec * 1000, () => void this.refreshSelection().catch(quiet("market selection")));
+    every(this.tuning.statusRefreshMs, () => void this.registry.refreshStatus().catch(quiet("market status refresh")));
+    every(this.config.quoting.refreshMs, () => this.runners.forEach((r) => r.triggerAll("timer")));
+    every(this.tuning.maintenanceMs, () => this.runners.forEach((r) => void r.maintain()));
+    every(this.tuning.fillSyncMs, () => this.runners.forEach((r) => void r.sync("timer")));
+    every(this.tuning.driftCheckMs, () => this.runners.forEach((r) => void r.checkDrift()));
+  }
+
+  private clearTimers(): void {
+    for (const t of this.timers.splice(0)) this.clock.clearInterval(t);
+    for (const t of this.phaseTimers.values()) this.clock.clearTimeout(t);
+    this.phaseTimers.clear();
+  }
+
+  /**
+   * Shutdown (issue item 1): stop quoting, cancel everything per wallet, repeat pending cancels
+   * until final or `shutdown.cancelDeadlineSec` passes, report what is left. Idempotent.
+   */
+  stop(reason = "stop"): Promise<ShutdownReport> {
+    this.stopping ??= this.doStop(reason);
+    return this.stopping;
+  }
+
+  private async doStop(reason: string): Promise<ShutdownReport> {
+    this.log.info({ reason }, "shutting down: pulling every quote");
+    this.startAbort.abort(new Error("daemon stopping"));
+    this.clearTimers();
+    this.data.stop();
+    await Promise.all(this.runners.map((r) => r.stopQuoting()));
+    const deadlineAtMs = this.clock.now() + this.config.shutdown.cancelDeadlineSec * 1000;
+    const wallets = await Promise.all(this.runners.map((r) => r.shutdown(deadlineAtMs)));
+    this.running = false;
+    this.gate.close();
+    const exitCode = shutdownExitCode(wallets);
+    for (const w of wallets) {
+      const fields = { wallet: w.wallet, walletName: w.name, cancelled: w.cancelled, leftover: w.leftover, unresolved: w.unresolved, errors: w.errors };
+      if (w.leftover.length + w.unresolved.length > 0) this.log.error(fields, "orders left after shutdown");
+      else this.log.info(fields, "wallet clean");
+    }
+    return { reason, wallets, exitCode };
+  }
+
+  /** Stop every timer and stream without cancelling anything (a hard kill, for restart tests). */
+  abandon(): void {
+    this.startAbort.abort(new Error("daemon abandoned"));
+    this.clearTimers();
+    this.data.stop();
+    for (const r of this.runners) r.abandon();
+    this.running = false;
+    this.gate.close();
+  }
+
+  status(): DaemonStatus {
+    return statusOf({
+      nowMs: this.clock.now(),
+      running: this.running,
+      runners: this.runners,
+      registry: this.registry,
+      data: this.data,
+      ledger: this.ledger,
+      inventory: this.inventory,
+      halts: this.risk.halts?.() ?? [],
+    });
+  }
+}
+
+export function createDaemon(config: Config, deps: DaemonDeps = {}): Daemon {
+  return new Daemon(config, deps);
+}
+

@@ -1,0 +1,379 @@
+/**
+ * The executor of one wallet: turns a plan into requests. Cancels first (cancel-batch, or a single
+ * cancel for one id), then places (place-batch of up to 15, or a single place for one order).
+ *
+ * Every order is built, hashed and signed, and registered `sent` in the tracker under its
+ * clientOrderId and order hash BEFORE its request leaves; every answer goes back to the tracker:
+ *
+ *   accepted   -> ack (and the placement's trades -> fills)
+ *   rejected   -> ack REJECTED; `resend_same` entries (journal_intent_not_durable) are resent
+ *                 unchanged under the same clientOrderId (never re-signed); `onboarding_wait`
+ *                 (vault_not_deployed, kyc_blocked) pauses the wallet's quoting
+ *   unknown    -> ack_unknown: the order stays in flight until a lookup answers (fill-sync.ts)
+ *   thrown     -> the client proved nothing was placed (429 after waits, open circuit,
+ *                 shard_owner_unavailable / trading_temporarily_unavailable after its own resends):
+ *                 send_failed
+ *
+ * A cancel whose outcome is unknown is treated as pending: repeating a cancel is safe (spec 4.6).
+ * Just before each send the market is checked again (`mayPlace`): time moves while we wait, and
+ * no order may leave after the pull time before closesAt.
+ */
+import type { PlaceAccepted, PlaceOutcome, PlaceRejected, WalletClient } from "../../api/index.js";
+import { isApiError } from "../../api/index.js";
+import type { Clock } from "../../core/clock.js";
+import type { Logger } from "../../log/index.js";
+import type { RateGate } from "../../ratelimit/index.js";
+import type { BuiltOrder, Hex, PlaceOrderBody, PlatformContracts, SaltSource, SigningMarket, WalletSigner } from "../../signing/index.js";
+import { buildOrder, placeOrderBody } from "../../signing/index.js";
+import type { RejectedPlacement } from "../../wire/index.js";
+import { fillFromOrderTrade, type Fill } from "../fill-ledger.js";
+import type { OrderTracker, Transition } from "../order-tracker.js";
+import { MAX_CANCEL_BATCH, sendCancels } from "./cancel-sender.js";
+import { codeOf, errorText } from "./errors.js";
+import type { DesiredQuote, LiveOrder } from "../quotes.js";
+import type { ClientOrderIds } from "./ids.js";
+import type { EngineObserver } from "./observer.js";
+import type { PresignCache } from "./presign.js";
+
+export const MAX_PLACE_BATCH = 15;
+export { MAX_CANCEL_BATCH };
+
+/** What the executor needs of a market. */
+export interface ExecMarket {
+  symbol: string;
+  /** Absent for a market we only pull (unknown to the registry): places are then refused. */
+  signing: SigningMarket | undefined;
+}
+
+export type PlaceVerdict = { ok: true } | { ok: false; reason: string };
+
+export interface ExecutorDeps {
+  /** Lower-cased wallet address. */
+  wallet: string;
+  api: WalletClient;
+  tracker: OrderTracker;
+  signer: WalletSigner;
+  ids: ClientOrderIds;
+  clock: Clock;
+  log: Logger;
+  observer: EngineObserver;
+  gate?: RateGate | undefined;
+  saltSource: SaltSource;
+  /** The vault (resolved at start-up). */
+  vault: () => string | undefined;
+  contracts: () => PlatformContracts;
+  defaultFeeRateBps: () => number | null;
+  /** GTD lifetime of every order; undefined: GTC. */
+  orderExpirySec?: number | undefined;
+  /** May an order with this post-only flag be sent on the market now? */
+  mayPlace: (symbol: string, postOnly: boolean) => PlaceVerdict;
+  onFill: (fill: Fill) => void;
+  onTransition?: (t: Transition) => void;
+  /** A placement answered vault_not_deployed / kyc_blocked. */
+  onOnboardingWait?: (code: string, retryAfterMs: number) => void;
+  /** A placement answered market_not_open: the market's status is stale. */
+  onMarketNotOpen?: (symbol: string) => void;
+  /** Times a journal_intent_not_durable entry is resent. Default 2. */
+  maxEntryResends?: number;
+  /** Orders signed ahead of time (GTC only); absent: every order is signed when placed. */
+  presign?: PresignCache | undefined;
+}
+
+export interface ExecReport {
+  cancelsSent: number;
+  placesSent: number;
+  /** Places the platform accepted (resting or filled at once). */
+  placesAccepted: number;
+  placesSkipped: number;
+}
+
+interface Pending {
+  quote: DesiredQuote;
+  clientOrderId: string;
+  built: BuiltOrder;
+  body: PlaceOrderBody;
+}
+
+export class OrderExecutor {
+  /** Placements accepted so far (for the per-cycle report). */
+  private acceptedCount = 0;
+
+  constructor(private readonly d: ExecutorDeps) {}
+
+  /** Orders this wallet may cancel / place now without waiting for the rate gate. */
+  budget(): { cancels: number; places: number } {
+    const g = this.d.gate;
+    if (g === undefined) return { cancels: Number.MAX_SAFE_INTEGER, places: Number.MAX_SAFE_INTEGER };
+    const w = this.d.wallet;
+    const room = (path: string): number => g.remainingFor("POST", path, w);
+    const cb = room("/api/orders/cancel-batch");
+    const pb = room("/api/orders/place-batch");
+    const cancels = cb >= 1 ? cb * MAX_CANCEL_BATCH : room("/api/orders/cancel") >= 1 ? 1 : 0;
+    const places = pb >= 1 ? pb * MAX_PLACE_BATCH : room("/api/orders/place") >= 1 ? 1 : 0;
+    return { cancels: Math.min(cancels, Number.MAX_SAFE_INTEGER), places: Math.min(places, Number.MAX_SAFE_INTEGER) };
+  }
+
+  async execute(cancels: readonly LiveOrder[], places: readonly DesiredQuote[], market: ExecMarket): Promise<ExecReport> {
+    const accepted0 = this.acceptedCount;
+    const report: ExecReport = { cancelsSent: 0, placesSent: 0, placesAccepted: 0, placesSkipped: 0 };
+    if (cancels.length > 0) report.cancelsSent = await this.cancel(cancels.filter((o) => o.orderId !== undefined), market.symbol);
+    for (let i = 0; i < places.length; i += MAX_PLACE_BATCH) {
+      const chunk = places.slice(i, i + MAX_PLACE_BATCH);
+      const sent = await this.place(chunk, market);
+      report.placesSent += sent;
+      report.placesSkipped += chunk.length - sent;
+    }
+    report.placesAccepted = this.acceptedCount - accepted0;
+    return report;
+  }
+
+  // ---- cancels --------------------------------------------------------------------------------
+
+  /** Cancel orders (with ids) of one market; returns how many cancels were sent. */
+  cancel(orders: readonly { clientOrderId: string; orderId?: string | undefined }[], symbol: string): Promise<number> {
+    return sendCancels(
+      { wallet: this.d.wallet, api: this.d.api, clock: this.d.clock, log: this.d.log, observer: this.d.observer, track: (ev) => this.track(ev) },
+      orders,
+      symbol,
+    );
+  }
+
+  // ---- places ---------------------------------------------------------------------------------
+
+  /**
+   * Build, sign, register and send up to 15 orders; returns how many were sent. Orders found
+   * pre-signed leave at once in their own request; the others follow once signed.
+   */
+  private async place(quotes: readonly DesiredQuote[], market: ExecMarket): Promise<number> {
+    const vault = this.d.vault();
+    if (vault === undefined || market.signing === undefined) return 0;
+    const signing = market.signing;
+    const ready: Pending[] = [];
+    const toSign: DesiredQuote[] = [];
+    for (const q of quotes) {
+      const verdict = this.d.mayPlace(market.symbol, q.postOnly);
+      if (!verdict.ok) {
+        this.d.log.debug({ market: market.symbol, reason: verdict.reason }, "place skipped");
+        continue;
+      }
+      const hit = this.presigned(q, market.symbol, vault);
+      if (hit !== undefined) ready.push(hit);
+      else toSign.push(q);
+    }
+    const first = ready.length > 0 ? this.registerAndSend(ready, market.symbol) : undefined;
+    const signed: Pending[] = [];
+    for (const q of toSign) {
+      const p = await this.prepare(q, market.symbol, signing, vault);
+      if (p !== undefined) signed.push(p);
+    }
+    if (signed.length > 0) await this.registerAndSend(signed, market.symbol);
+    await first;
+    return ready.length + signed.length;
+  }
+
+  private async registerAndSend(pending: Pending[], symbol: string): Promise<void> {
+    // Registered before the request leaves: an answer (or a frame) can then always be matched.
+    const now = this.d.clock.now();
+    for (const p of pending) {
+      this.track({
+        kind: "sent",
+        clientOrderId: p.clientOrderId,
+        orderHash: p.built.orderHash,
+        intent: { marketId: symbol, outcome: p.quote.outcome, side: p.quote.side, price: p.quote.price, size: p.quote.size, postOnly: p.quote.postOnly },
+        nowMs: now,
+      });
+    }
+    await this.send(pending, symbol, 0);
+  }
+
+  private presigned(q: DesiredQuote, symbol: string, vault: string): Pending | undefined {
+    if (this.d.orderExpirySec !== undefined || this.d.presign === undefined) return undefined;
+    const cached = this.d.presign.take({ marketId: symbol, outcome: q.outcome, side: q.side, price: q.price, size: q.size, postOnly: q.postOnly });
+    if (cached === undefined || cached.built.struct.maker.toLowerCase() !== vault.toLowerCase()) return undefined;
+    const clientOrderId = this.d.ids.next();
+    return { quote: q, clientOrderId, built: cached.built, body: placeOrderBody(cached.built, { signature: cached.signature, clientOrderId }) };
+  }
+
+  private async prepare(q: DesiredQuote, symbol: string, signing: SigningMarket, vault: string): Promise<Pending | undefined> {
+    const clientOrderId = this.d.ids.next();
+    try {
+      const expirySec = this.d.orderExpirySec;
+      const expiration = expirySec !== undefined ? BigInt(Math.floor(this.d.clock.now() / 1000) + expirySec) : undefined;
+      const { built, signature } = await this.sign(q, signing, vault, expiration);
+      return { quote: q, clientOrderId, built, body: placeOrderBody(built, { signature, clientOrderId }) };
+    } catch (e) {
+      this.d.log.error({ market: symbol, clientOrderId, err: errorText(e) }, "order not built");
+      this.d.observer.onEvent({ type: "order_rejected", wallet: this.d.wallet, marketId: symbol, clientOrderId, code: codeOf(e), handling: "fix_request" });
+      return undefined;
+    }
+  }
+
+  private async sign(q: Omit<DesiredQuote, "level" | "tag" | "reducesInventory">, signing: SigningMarket, vault: string, expiration: bigint | undefined): Promise<{ built: BuiltOrder; signature: Hex }> {
+    const built = buildOrder({
+      contracts: this.d.contracts(),
+      market: signing,
+      intent: {
+        outcome: q.outcome,
+        side: q.side,
+        price: q.price,
+        quantity: q.size,
+        postOnly: q.postOnly,
+        ...(expiration !== undefined ? { timeInForce: "GTD" as const, expiration } : {}),
+      },
+      wallet: this.d.signer.address,
+      vault,
+      saltSource: this.d.saltSource,
+      defaultFeeRateBps: this.d.defaultFeeRateBps(),
+    });
+    const { signature } = await this.d.signer.signBuiltOrder(built);
+    return { built, signature };
+  }
+
+  /** Sign one order the pre-sign cache wants; false when there was nothing (left) to do. */
+  async presignNext(signingOf: (symbol: string) => SigningMarket | undefined): Promise<boolean> {
+    const cache = this.d.presign;
+    const vault = this.d.vault();
+    if (cache === undefined || vault === undefined || this.d.orderExpirySec !== undefined) return false;
+    const k = cache.nextWanted();
+    if (k === undefined) return false;
+    const signing = signingOf(k.marketId);
+    if (signing === undefined) return true;
+    try {
+      cache.put(k, await this.sign(k, signing, vault, undefined));
+    } catch {
+      // Not signable (fee, outcome): the hot path will report it if it is ever wanted.
+    }
+    return true;
+  }
+
+  private async send(batch: Pending[], symbol: string, resendRound: number): Promise<void> {
+    const again: Pending[] = [];
+    try {
+      if (batch.length === 1) {
+        const p = batch[0]!;
+        const r = await this.d.api.orders.place(p.body, { orderHash: p.built.orderHash });
+        if (this.outcome(p, r, symbol, resendRound)) again.push(p);
+      } else {
+        const r = await this.d.api.orders.placeBatch(
+          batch.map((p) => p.body),
+          { orderHashes: batch.map((p) => p.built.orderHash) },
+        );
+        if (r.outcome === "unknown") {
+          for (const p of batch) this.unknown(p, symbol, r.lastError.code);
+        } else {
+          r.entries.forEach((entry, i) => {
+            const p = batch[i]!;
+            if (this.outcome(p, entry, symbol, resendRound)) again.push(p);
+          });
+        }
+      }
+    } catch (e) {
+      // A throw from the client means nothing was placed; anything else is a bug: stay unknown.
+      for (const p of batch) {
+        if (isApiError(e)) {
+          this.track({ kind: "send_failed", clientOrderId: p.clientOrderId, code: e.code });
+          this.rejected(p, symbol, e.code, e.handling, e);
+        } else this.unknown(p, symbol, "client_error", e);
+      }
+      return;
+    }
+    if (again.length === 0) return;
+    const limit = this.d.maxEntryResends ?? 2;
+    if (resendRound >= limit) {
+      for (const p of again) {
+        this.track({ kind: "send_failed", clientOrderId: p.clientOrderId, code: "journal_intent_not_durable" });
+        this.rejected(p, symbol, "journal_intent_not_durable", "resend_same");
+      }
+      return;
+    }
+    // Same body, same clientOrderId, same hash: the tracker sees a resend, the platform a duplicate at worst.
+    const now = this.d.clock.now();
+    for (const p of again) {
+      this.track({
+        kind: "sent",
+        clientOrderId: p.clientOrderId,
+        orderHash: p.built.orderHash,
+        intent: { marketId: symbol, outcome: p.quote.outcome, side: p.quote.side, price: p.quote.price, size: p.quote.size, postOnly: p.quote.postOnly },
+        nowMs: now,
+      });
+    }
+    await this.send(again, symbol, resendRound + 1);
+  }
+
+  /** Apply one placement outcome; true when the entry must be resent unchanged. */
+  private outcome(p: Pending, r: PlaceOutcome, symbol: string, _round: number): boolean {
+    if (r.outcome === "accepted") {
+      this.accepted(p, r, symbol);
+      return false;
+    }
+    if (r.outcome === "unknown") {
+      this.unknown(p, symbol, r.lastError.code, r.lastError);
+      return false;
+    }
+    if (r.handling === "resend_same") return true;
+    this.rejectedAnswer(p, r, symbol);
+    return false;
+  }
+
+  private accepted(p: Pending, r: PlaceAccepted, symbol: string): void {
+    this.acceptedCount += 1;
+    const ev = { kind: "ack" as const, clientOrderId: p.clientOrderId, result: r.result };
+    this.track(r.meta.serverTime === undefined ? ev : { ...ev, serverTimeMs: r.meta.serverTime });
+    const q = p.quote;
+    this.d.observer.onEvent({
+      type: "order_placed",
+      wallet: this.d.wallet,
+      marketId: symbol,
+      clientOrderId: p.clientOrderId,
+      orderId: r.orderId,
+      outcome: q.outcome,
+      side: q.side,
+      price: q.price,
+      size: q.size,
+      postOnly: q.postOnly,
+      status: r.status,
+    });
+    this.d.log.debug({ market: symbol, clientOrderId: p.clientOrderId, orderId: r.orderId, status: r.status }, "order placed");
+    for (const t of r.result.trades) {
+      const f = fillFromOrderTrade(this.d.wallet, t, { orderId: r.orderId, clientOrderId: p.clientOrderId, outcome: q.outcome, side: q.side }, "placement");
+      if (f !== undefined) this.d.onFill(f);
+    }
+  }
+
+  private rejectedAnswer(p: Pending, r: PlaceRejected, symbol: string): void {
+    if (r.handling === "onboarding_wait") {
+      // Nothing was recorded; the wallet is not usable yet.
+      this.track({ kind: "send_failed", clientOrderId: p.clientOrderId, code: r.code });
+      const retrySec = r.meta.retryAfterSec ?? numberOf(r.details?.["retryAfterSec"]);
+      this.d.onOnboardingWait?.(r.code, (retrySec ?? 2) * 1000);
+    } else {
+      const result: RejectedPlacement = r.result ?? { orderId: r.orderId ?? null, status: "REJECTED", code: r.code, message: r.message };
+      this.track({ kind: "ack", clientOrderId: p.clientOrderId, result });
+      if (r.code === "market_not_open") this.d.onMarketNotOpen?.(symbol);
+    }
+    this.rejected(p, symbol, r.code, r.handling);
+  }
+
+  private rejected(p: Pending, symbol: string, code: string, handling: PlaceRejected["handling"], error?: unknown): void {
+    this.d.observer.onEvent({ type: "order_rejected", wallet: this.d.wallet, marketId: symbol, clientOrderId: p.clientOrderId, code, handling });
+    const fields = { market: symbol, clientOrderId: p.clientOrderId, orderId: null, code, err: errorText(error) };
+    if (handling === "business_reject" || handling === "onboarding_wait") this.d.log.info(fields, "order rejected");
+    else this.d.log.warn(fields, "order not placed");
+  }
+
+  private unknown(p: Pending, symbol: string, code: string, error?: unknown): void {
+    this.track({ kind: "ack_unknown", clientOrderId: p.clientOrderId, reason: code });
+    this.d.observer.onEvent({ type: "order_unknown", wallet: this.d.wallet, marketId: symbol, clientOrderId: p.clientOrderId, code });
+    this.d.log.warn({ market: symbol, clientOrderId: p.clientOrderId, orderId: null, code, err: errorText(error) }, "placement outcome unknown: will look it up");
+  }
+
+  private track(ev: Parameters<OrderTracker["apply"]>[0]): Transition {
+    const t = this.d.tracker.apply(ev);
+    this.d.onTransition?.(t);
+    return t;
+  }
+}
+
+function numberOf(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}

@@ -1,0 +1,30 @@
+/**
+ * The market-maker daemon's engine: the one object that owns all I/O (daemon.ts) and its parts.
+ *
+ *   const daemon = createDaemon(config, { transport, connector, clock, rng, apiKey, observer, risk });
+ *   await daemon.start();
+ *   const report = await daemon.stop();   // report.exitCode: 0 when nothing was left open
+ */
+export { Daemon, createDaemon, type DaemonDeps, type ShutdownReport, type StartReport } from "./daemon.js";
+export { DEFAULT_TUNING, type EngineTuning } from "./tuning.js";
+export {
+  NOOP_OBSERVER,
+  RecordingObserver,
+  combineObservers,
+  type CycleTrigger,
+  type EngineEvent,
+  type EngineEventType,
+  type EngineObserver,
+  type StreamState,
+  type WalletState,
+} from "./observer.js";
+export { PASS_THROUGH_RISK, type EngineView, type RiskContext, type RiskHook } from "./risk-hook.js";
+export { OPTIONAL_PLUGINS, loadPlugins, type DaemonPlugin, type DaemonPluginFactory } from "./plugins.js";
+export { formatStatusLine, type DaemonStatus, type PnlFigures } from "./status.js";
+export { ClientOrderIds, isOwnClientOrderId, parseClientOrderId, sessionTag, type ParsedClientOrderId } from "./ids.js";
+export { EventSeq, RestBookPoller, bookViewOf, type BookSnapshot, type MarketDataSource, type RestPollerOptions } from "./market-data.js";
+export { assignMarkets, selectMarkets, type Assignment, type Candidate, type CandidateSource, type Selection } from "./market-selection.js";
+export { MarketRegistry, type MarketEntry, type SelectionChange } from "./market-registry.js";
+export { shutdownExitCode, type ForeignOrderPolicy, type WalletShutdownReport } from "./shutdown.js";
+export { DEMO_COLLATERAL, defaultDemoConfigPath, scenarioWithWallets, startEmbeddedSimulator, type EmbeddedSimulator } from "./demo.js";
+export type { WalletStatus } from "./wallet-types.js";

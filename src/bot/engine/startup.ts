@@ -1,0 +1,140 @@
+/**
+ * Start-up steps that talk to the platform (issue item 1): platform contracts and fee config,
+ * each wallet's vault (retrying the onboarding answers of spec 5.3 with backoff), and the
+ * inventory anchor (positions and balances at a server time). Adoption of orders already open is
+ * the open-order walk of fill-sync.ts, run once before quoting starts.
+ *
+ * Retries wait on the Clock with jitter from the Rng (deterministic under a VirtualClock) and stop
+ * at the caller's AbortSignal.
+ */
+import type { PartnerClient, WalletClient } from "../../api/index.js";
+import { isApiError } from "../../api/index.js";
+import type { Clock } from "../../core/clock.js";
+import { parseMicros } from "../../core/money.js";
+import type { Rng } from "../../core/rng.js";
+import type { Logger } from "../../log/index.js";
+import type { PlatformContracts } from "../../signing/index.js";
+import type { FeeConfig, Position } from "../../wire/index.js";
+import { anchorPositionsOf, type Inventory } from "../inventory.js";
+
+export interface PlatformInfo {
+  contracts: PlatformContracts;
+  feeConfig: FeeConfig;
+}
+
+export interface RetryPolicy {
+  initialMs: number;
+  maxMs: number;
+}
+
+/** Codes that mean "the wallet is still being set up: ask again in a few seconds" (spec 5.3). */
+export const ONBOARDING_CODES: ReadonlySet<string> = new Set(["vault_not_deployed", "kyc_blocked"]);
+
+/** Exponential backoff with half jitter: [d/2, d], d = min(max, initial * 2^attempt). */
+export function backoffMs(attempt: number, p: RetryPolicy, rng: Rng): number {
+  const d = Math.min(p.maxMs, p.initialMs * 2 ** Math.min(attempt, 30));
+  return Math.round(d / 2 + rng.float() * (d / 2));
+}
+
+/** Failures worth waiting out (the platform or the network is having a moment). */
+export function isTransient(e: unknown): boolean {
+  if (!isApiError(e)) return false;
+  if (ONBOARDING_CODES.has(e.code)) return true;
+  return e.handling === "retry_backoff" || e.handling === "wait_retry_after" || e.handling === "resend_same" || e.handling === "onboarding_wait" || e.handling === "unknown_outcome" || e.source === "transport" || e.source === "circuit";
+}
+
+export interface RetryDeps {
+  clock: Clock;
+  rng: Rng;
+  log: Logger;
+  policy: RetryPolicy;
+  signal?: AbortSignal | undefined;
+}
+
+/** Run `fn` until it succeeds, retrying transient failures with backoff; anything else throws. */
+export async function retrying<T>(what: string, deps: RetryDeps, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!isTransient(e)) throw e;
+      const advised = isApiError(e) && e.retryAfterSec !== undefined ? e.retryAfterSec * 1000 : undefined;
+      const wait = Math.max(advised ?? 0, backoffMs(attempt, deps.policy, deps.rng));
+      deps.log.info({ step: what, attempt: attempt + 1, waitMs: wait, code: isApiError(e) ? e.code : undefined }, "start-up step failed: retrying");
+      await deps.clock.sleep(wait, deps.signal);
+    }
+  }
+}
+
+export async function fetchPlatformInfo(api: Pick<PartnerClient, "platform">, deps: RetryDeps): Promise<PlatformInfo> {
+  const contracts = (await retrying("platform contracts", deps, () => api.platform.contracts())).data;
+  const feeConfig = (await retrying("fee config", deps, () => api.platform.feeConfig())).data;
+  return { contracts, feeConfig };
+}
+
+/** Raised while the vault exists but is not deployed yet (retried like the onboarding codes). */
+class VaultNotReady extends Error {
+  readonly code = "vault_not_deployed";
+}
+
+/**
+ * The wallet's vault (the `maker` of every order). Waits while onboarding is under way: an
+ * answer `deployed: false`, `vault_not_deployed` or `kyc_blocked` is retried with backoff (or
+ * Retry-After), for as long as the signal allows.
+ */
+export async function resolveVault(api: WalletClient, deps: RetryDeps, onWait?: (reason: string) => void): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    let reason: string;
+    let advisedMs: number | undefined;
+    try {
+      const r = await api.portfolio.vault();
+      if (r.data.deployed) return r.data.vaultAddress;
+      reason = new VaultNotReady().code;
+    } catch (e) {
+      if (!isTransient(e)) throw e;
+      reason = isApiError(e) ? e.code : "error";
+      advisedMs = isApiError(e) && e.retryAfterSec !== undefined ? e.retryAfterSec * 1000 : undefined;
+    }
+    onWait?.(reason);
+    const wait = Math.max(advisedMs ?? 0, backoffMs(attempt, deps.policy, deps.rng));
+    deps.log.info({ attempt: attempt + 1, reason, waitMs: wait }, "vault not ready: retrying");
+    await deps.clock.sleep(wait, deps.signal);
+  }
+}
+
+/**
+ * Anchor the wallet's inventory on the platform's figures: positions (every page) and the
+ * collateral total, at the server time of the positions read. Fills stamped at or before it are
+ * already in those figures. `symbolOf` maps a position's market id to the symbol fills carry.
+ */
+export async function anchorInventory(
+  api: WalletClient,
+  wallet: string,
+  inventory: Inventory,
+  clock: Clock,
+  symbolOf: (marketId: string) => string,
+): Promise<{ positions: number; cash: bigint }> {
+  const bal = await api.portfolio.balances();
+  const first = await api.portfolio.positionsPage();
+  const rows: Position[] = [...first.data.positions];
+  let cursor = first.data.nextCursor;
+  const seen = new Set<string>();
+  while (cursor !== null && cursor !== undefined && cursor !== "" && !seen.has(cursor)) {
+    seen.add(cursor);
+    const page = await api.portfolio.positionsPage({ cursor });
+    rows.push(...page.data.positions);
+    cursor = page.data.nextCursor;
+  }
+  const ts = first.meta.serverTime ?? clock.now();
+  const cash = parseMicros(bal.data.collateral.total);
+  const positions = anchorPositionsOf(rows.map((p) => ({ ...p, marketId: symbolOf(p.marketId) })));
+  inventory.anchor(wallet, ts, positions, cash);
+  return { positions: positions.length, cash };
+}
+
+/** Every `/api/me/positions` row, market ids mapped to symbols. */
+export async function readPositions(api: WalletClient, symbolOf: (marketId: string) => string): Promise<Position[]> {
+  const out: Position[] = [];
+  for await (const p of api.portfolio.positions()) out.push({ ...p, marketId: symbolOf(p.marketId) });
+  return out;
+}

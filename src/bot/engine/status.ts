@@ -1,0 +1,108 @@
+/**
+ * The daemon's status snapshot and the one-line summary the demo prints every few seconds.
+ */
+import { ONE, formatFixed, type Micros } from "../../core/money.js";
+import type { FillLedger } from "../fill-ledger.js";
+import type { Inventory, Marks } from "../inventory.js";
+import type { MarketDataSource } from "./market-data.js";
+import { midOf } from "./quote-cycle.js";
+import type { MarketRegistry } from "./market-registry.js";
+import type { WalletStatus } from "./wallet-types.js";
+
+export interface PnlFigures {
+  realised: Micros;
+  unrealised: Micros;
+  fees: Micros;
+  net: Micros;
+}
+
+export interface DaemonStatus {
+  at: number;
+  running: boolean;
+  markets: { selected: number; quoted: number };
+  wallets: WalletStatus[];
+  openOrders: number;
+  unknownOrders: number;
+  fills: number;
+  /** Non-zero positions across wallets. */
+  positions: number;
+  pnl: PnlFigures;
+  halts: readonly string[];
+}
+
+/** Marks from the polled books: mid of each outcome's book (binary: YES mid, NO at 1 - mid). */
+export function marksFrom(registry: MarketRegistry, data: MarketDataSource): Marks {
+  return (marketId, outcome) => {
+    const e = registry.get(marketId);
+    if (e === undefined) return undefined;
+    if (e.row.outcomeCount === 2) {
+      const yes = midOf(data.book(marketId, 0)?.view);
+      if (yes === undefined) return undefined;
+      return outcome === 0 ? yes : outcome === 1 ? ONE - yes : undefined;
+    }
+    return midOf(data.book(marketId, outcome)?.view);
+  };
+}
+
+export function pnlOf(inventory: Inventory, wallets: readonly string[], marks: Marks): PnlFigures {
+  const total: PnlFigures = { realised: 0n, unrealised: 0n, fees: 0n, net: 0n };
+  for (const w of wallets) {
+    const p = inventory.pnl(w, marks);
+    total.realised += p.realised;
+    total.unrealised += p.unrealised;
+    total.fees += p.fees;
+    total.net += p.net;
+  }
+  return total;
+}
+
+function signed(v: Micros): string {
+  return (v >= 0n ? "+" : "") + formatFixed(v, 2);
+}
+
+export function formatStatusLine(s: DaemonStatus): string {
+  const ready = s.wallets.filter((w) => w.state === "ready").length;
+  const streams = s.wallets.filter((w) => w.streamSubscribed).length;
+  const parts = [
+    `wallets ${ready}/${s.wallets.length} ready (${streams} streams)`,
+    `markets ${s.markets.quoted}/${s.markets.selected} quoted`,
+    `open orders ${s.openOrders}${s.unknownOrders > 0 ? ` (${s.unknownOrders} unknown)` : ""}`,
+    `fills ${s.fills}`,
+    `positions ${s.positions}`,
+    `pnl ${signed(s.pnl.net)} (realised ${signed(s.pnl.realised)}, unrealised ${signed(s.pnl.unrealised)}, fees ${formatFixed(s.pnl.fees, 2)})`,
+    `halts ${s.halts.length === 0 ? "none" : s.halts.join("; ")}`,
+  ];
+  return parts.join(" | ");
+}
+
+export interface StatusParts {
+  nowMs: number;
+  running: boolean;
+  runners: readonly { wallet: string; tracker: { liveOrders(marketId: string): readonly unknown[] }; status(): WalletStatus }[];
+  registry: MarketRegistry;
+  data: MarketDataSource;
+  ledger: FillLedger;
+  inventory: Inventory;
+  halts: readonly string[];
+}
+
+export function statusOf(p: StatusParts): DaemonStatus {
+  const wallets = p.runners.map((r) => r.status());
+  let quoted = 0;
+  for (const e of p.registry.selected()) if (p.runners.some((r) => r.tracker.liveOrders(e.row.symbol).length > 0)) quoted += 1;
+  const addresses = p.runners.map((r) => r.wallet);
+  let positions = 0;
+  for (const a of addresses) positions += p.inventory.positions(a).filter((x) => x.qty !== 0n).length;
+  return {
+    at: p.nowMs,
+    running: p.running,
+    markets: { selected: p.registry.selected().length, quoted },
+    wallets,
+    openOrders: wallets.reduce((n, w) => n + w.liveOrders, 0),
+    unknownOrders: wallets.reduce((n, w) => n + w.unknownOrders, 0),
+    fills: p.ledger.size,
+    positions,
+    pnl: pnlOf(p.inventory, addresses, marksFrom(p.registry, p.data)),
+    halts: p.halts,
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Engine timings and policies that are not in the daemon config (they have safe defaults and
+ * exist mostly so tests can shorten them). All durations in ms.
+ */
+import type { HeartbeatOptions } from "../../stream/index.js";
+import type { ForeignOrderPolicy } from "./shutdown.js";
+import type { RetryPolicy } from "./startup.js";
+
+export interface EngineTuning {
+  /** Open-order walk + trade pull per wallet. */
+  fillSyncMs: number;
+  /** Cancel retries, unknown-order lookups, buffered frames. */
+  maintenanceMs: number;
+  /** Inventory vs /api/me/positions and /balances. */
+  driftCheckMs: number;
+  /** Re-read the rows (status, window) of followed markets. */
+  statusRefreshMs: number;
+  /** An unknown placement is looked up only after this long (the platform may still be recording it). */
+  unknownGraceMs: number;
+  /** Vault / platform-info retries at start-up. */
+  startupRetry: RetryPolicy;
+  /** start() stops waiting for slow wallets after this (they keep starting in the background). */
+  startupWaitMs: number;
+  /** How long start-up waits for a wallet's stream subscription before going on without it. */
+  streamReadyWaitMs: number;
+  /** Share of the 600/60 s markets IP bucket the order-book poller may use. */
+  bookBudgetShare: number;
+  /** Never read one book more often than this. */
+  minBookIntervalMs: number;
+  /** Open orders not carrying this instance's clientOrderId prefix: cancel them, or leave them be. */
+  foreignOrders: ForeignOrderPolicy;
+  /** Trades this much older than the last pulled one are still read again. */
+  tradePullMarginMs: number;
+  /** User-stream heartbeat (tests shorten it). */
+  streamHeartbeat?: Partial<HeartbeatOptions>;
+  /** Status callback period (the demo's status line); 0 = none. */
+  statusEveryMs: number;
+  /** Sign the neighbours of resting quotes ahead of time (presign.ts). */
+  presign: boolean;
+}
+
+export const DEFAULT_TUNING: EngineTuning = {
+  fillSyncMs: 30_000,
+  maintenanceMs: 1_000,
+  driftCheckMs: 60_000,
+  statusRefreshMs: 5_000,
+  unknownGraceMs: 1_000,
+  startupRetry: { initialMs: 1_000, maxMs: 10_000 },
+  startupWaitMs: 120_000,
+  streamReadyWaitMs: 10_000,
+  bookBudgetShare: 0.8,
+  minBookIntervalMs: 500,
+  foreignOrders: "cancel",
+  tradePullMarginMs: 5_000,
+  statusEveryMs: 0,
+  presign: true,
+};

@@ -1,0 +1,66 @@
+/** The options and status of a WalletRunner (wallet-runner.ts). */
+import type { SecretLike, SocketConnector, WalletClient } from "../../api/index.js";
+import type { Clock } from "../../core/clock.js";
+import type { Rng } from "../../core/rng.js";
+import type { Logger } from "../../log/index.js";
+import type { RateGate } from "../../ratelimit/index.js";
+import type { SaltSource, WalletSigner } from "../../signing/index.js";
+import type { StrategyRunner } from "../../../strategies/registry.js";
+import type { FillLedger } from "../fill-ledger.js";
+import type { Inventory } from "../inventory.js";
+import type { ClientOrderIds } from "./ids.js";
+import type { EventSeq, MarketDataSource } from "./market-data.js";
+import type { MarketRegistry } from "./market-registry.js";
+import type { EngineObserver, WalletState } from "./observer.js";
+import type { EngineView, RiskHook } from "./risk-hook.js";
+import type { PlatformInfo } from "./startup.js";
+import type { EngineTuning } from "./tuning.js";
+import type { QuotingParams } from "./wallet-cycle.js";
+
+export interface WalletRunnerOptions {
+  index: number;
+  name: string;
+  /** Checksummed address from the config. */
+  address: string;
+  api: WalletClient;
+  signer: WalletSigner;
+  apiKey: string | SecretLike;
+  connector: SocketConnector;
+  /** User-stream path when not the default `/ws/user`. */
+  streamPath?: string | undefined;
+  clock: Clock;
+  rng: Rng;
+  log: Logger;
+  observer: EngineObserver;
+  risk: RiskHook;
+  registry: MarketRegistry;
+  data: MarketDataSource;
+  ledger: FillLedger;
+  inventory: Inventory;
+  strategy: StrategyRunner;
+  quoting: QuotingParams;
+  ids: ClientOrderIds;
+  gate?: RateGate | undefined;
+  saltSource: SaltSource;
+  platform: () => PlatformInfo;
+  instanceId: string;
+  sessionStartMs: number;
+  tuning: EngineTuning;
+  /** Monotonic ms for latency figures only (never for decisions). */
+  monotonic: () => number;
+  /** Shared with the book source. */
+  seq: EventSeq;
+  /** The whole engine, read-only (handed to the risk hook). */
+  engine: EngineView;
+}
+
+export interface WalletStatus {
+  name: string;
+  wallet: string;
+  state: WalletState;
+  vault: string | undefined;
+  liveOrders: number;
+  unknownOrders: number;
+  streamSubscribed: boolean;
+  markets: string[];
+}

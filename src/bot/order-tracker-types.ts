@@ -1,0 +1,133 @@
+/**
+ * The order tracker's vocabulary: the events it consumes (wire types where the wire has them) and
+ * the answers and views it gives. Re-exported by order-states.ts and order-tracker.ts.
+ */
+import type { Side } from "../core/amounts.js";
+import { parseMicros, type Micros } from "../core/money.js";
+import type { OrderCancelledFrame, OrderExpiredFrame, OrderPlacedFrame, UserFillFrame } from "../wire/frames.js";
+import type { CancelResult, OrderRecord, PlacementResult } from "../wire/orders.js";
+import type { OrderEventKind, OrderState } from "./order-states.js";
+
+export interface OrderIntent {
+  /** Market symbol (the `marketId` of frames and trade rows). */
+  marketId: string;
+  outcome: number;
+  side: Side;
+  price: Micros;
+  size: Micros;
+  postOnly: boolean;
+}
+
+export type OrderFrame = OrderPlacedFrame | OrderCancelledFrame | OrderExpiredFrame | UserFillFrame;
+
+/** A fill from any source, reduced to what the order's fill total needs. */
+export interface TradeFact {
+  tradeId: string;
+  orderId: string;
+  clientOrderId?: string;
+  qty: Micros;
+  ts: number;
+}
+
+export type CancelOutcome =
+  | { kind: "done"; status: "CANCELLED" | "FILLED"; filledQty?: Micros }
+  | { kind: "pending"; retryAfterMs: number }
+  | { kind: "not_cancellable" }
+  | { kind: "not_found" }
+  /** Nothing is known to have been recorded (transport error, shard_owner_unavailable). */
+  | { kind: "failed"; code?: string };
+
+export interface OrderRef {
+  clientOrderId?: string;
+  orderId?: string;
+  orderHash?: string;
+}
+
+export type TrackerEvent =
+  | { kind: "sent"; clientOrderId: string; orderHash: string; intent: OrderIntent; nowMs: number }
+  | { kind: "send_failed"; clientOrderId: string; code: string }
+  | { kind: "ack"; clientOrderId: string; result: PlacementResult; serverTimeMs?: number }
+  | { kind: "ack_unknown"; clientOrderId: string; reason?: string }
+  | { kind: "frame"; frame: OrderFrame }
+  | { kind: "trade"; fill: TradeFact }
+  | ({ kind: "cancel_requested"; nowMs: number } & OrderRef)
+  | ({ kind: "cancel_result"; result: CancelOutcome; serverTimeMs?: number; nowMs: number } & OrderRef)
+  | { kind: "read"; record: OrderRecord; serverTimeMs: number }
+  | ({ kind: "lookup_not_found"; serverTimeMs?: number } & OrderRef);
+
+export type Outcome =
+  | "applied"
+  | "same"
+  | "stale"
+  | "late"
+  | "impossible"
+  | "buffered"
+  | "duplicate"
+  | "unmatched"
+  | "wrong_wallet"
+  | "conflict";
+
+export interface Transition {
+  event: OrderEventKind | "sent" | "trade";
+  outcome: Outcome;
+  clientOrderId?: string;
+  orderId?: string;
+  from?: OrderState;
+  to?: OrderState;
+  message?: string;
+  /** Buffered frames replayed because this event taught us the orderId. */
+  replayed?: Transition[];
+}
+
+export type ReadReason = "unknown" | "cancel_retry" | "missing_from_walk" | "final_fill_total" | "contradiction";
+
+export interface ReadNeed {
+  clientOrderId: string;
+  orderId?: string;
+  orderHash: string;
+  reason: ReadReason;
+  /** By id when we have one, else GET /orders/lookup by clientOrderId / orderHash. */
+  via: "id" | "lookup";
+}
+
+export interface TrackedOrder extends OrderIntent {
+  clientOrderId: string;
+  orderHash: string;
+  orderId?: string;
+  state: OrderState;
+  /** Best known cumulative fill (max of every report and of the distinct trades seen). */
+  filledQty: Micros;
+  /** Sum of the distinct trades seen for this order. */
+  tradeQty: Micros;
+  /** The terminal fill total was settled by an authoritative answer (FINAL_TOTAL_EVENTS). */
+  finalConfirmed: boolean;
+  createdAtMs: number;
+  /** Newest serverTs / X-Server-Time applied. */
+  lastServerTs: number | null;
+  cancelAttempts: number;
+  cancelRetryAtMs?: number;
+  needsRead?: ReadReason;
+  rejectCode?: string;
+}
+
+export interface WalkDiff {
+  /** Tracked as resting (or being cancelled) but absent from the walk: read by id. */
+  missing: TrackedOrder[];
+  /** Listed open but not tracked: foreign orders, candidates to adopt or cancel. */
+  foreign: string[];
+  /** Listed open but terminal here: a contradiction to read (and probably cancel). */
+  terminalButOpen: TrackedOrder[];
+}
+
+export type TrackerCounters = Record<Outcome, number> & { overfill: number; replayed: number; bufferDropped: number };
+
+export interface TrackerOptions {
+  /** Frames held for unknown orderIds, all ids together (oldest dropped first). Default 10_000. */
+  maxBuffered?: number;
+}
+
+/** The tracker's view of a wire cancel answer (200 or 202). */
+export function cancelOutcomeOf(res: CancelResult): CancelOutcome {
+  if (res.status === "cancel_pending") return { kind: "pending", retryAfterMs: Math.round(res.retryAfterSec * 1000) };
+  return { kind: "done", status: res.status, filledQty: parseMicros(res.filledQty) };
+}
