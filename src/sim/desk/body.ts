@@ -8,7 +8,11 @@
  *
  * - the signed-order scalars may arrive in either JSON form: uint256 fields as JSON integers,
  *   `feeRateBps` / `side` / `signatureType` as digit strings, `side` also as "BUY" / "SELL";
- * - a `signature` sent next to the order instead of inside it is moved into it;
+ * - a `signature` sent next to the order instead of inside it is moved into it; a signature
+ *   string that is not hex bytes at all ("", "0x", "garbage") is not EIP-712, so it is diagnosed
+ *   like every unrecoverable signature (bad_signature, `recovered: null`, spec 7.3), not as a
+ *   malformed body: it is replaced by a one-byte stand-in that recovers to null;
+ * - the body enums `side`, `type` and `timeInForce` are read in any case;
  * - missing `side`, `price`, `quantity` and `type` are derived from the signed order: side from
  *   its side code, quantity from the share leg (BUY takerAmount, SELL makerAmount), price as the
  *   0.001-grid price the signed amounts encode (see `impliedPrice`), type `limit`, and `GTD`
@@ -22,6 +26,9 @@ import { formatMicros } from "../../core/money.js";
 const UINT_FIELDS = ["salt", "tokenId", "makerAmount", "takerAmount", "expiration"] as const;
 const INT_FIELDS = ["feeRateBps", "signatureType"] as const;
 const UINT_RE = /^(?:0|[1-9]\d*)$/;
+const HEX_BYTES_RE = /^0x(?:[0-9a-fA-F]{2})+$/;
+/** Valid hex, never a valid signature: recovers to null. */
+const NOT_A_SIGNATURE = "0x00";
 const SMALL_INT_RE = /^\d{1,9}$/;
 const MICROS = 1_000_000n;
 /** The price grid (0.001) in micros. */
@@ -87,7 +94,11 @@ export function normalisePlaceBody(raw: unknown): unknown {
     order.signature = body.signature;
     delete body.signature;
   }
+  if (typeof order.signature === "string" && !HEX_BYTES_RE.test(order.signature)) order.signature = NOT_A_SIGNATURE;
   body.order = order;
+  if (typeof body.side === "string") body.side = body.side.toUpperCase();
+  if (typeof body.type === "string") body.type = body.type.toLowerCase();
+  if (typeof body.timeInForce === "string") body.timeInForce = body.timeInForce.toUpperCase();
 
   const side = order.side;
   if (side !== 0 && side !== 1) return body;
@@ -96,7 +107,7 @@ export function normalisePlaceBody(raw: unknown): unknown {
   if (body.side === undefined) body.side = side === 0 ? "BUY" : "SELL";
   if (makerAmount !== undefined && takerAmount !== undefined) {
     const qty = side === 0 ? takerAmount : makerAmount;
-    if (body.quantity === undefined && qty > 0n) body.quantity = formatMicros(qty);
+    if (body.quantity === undefined) body.quantity = formatMicros(qty);
     if (body.price === undefined) {
       const p = impliedPrice(side, makerAmount, takerAmount);
       if (p !== undefined) body.price = formatMicros(p);

@@ -144,6 +144,11 @@ export class OrderDesk {
       if (out.kind === "http") {
         const f = out.failure;
         results.push(batchFailure(f.code, f.message, f.details === undefined ? undefined : { ...f.details }, coid));
+      } else if (out.result.status === "REJECTED") {
+        // Spec 4.6: "a rejected entry has success: false and a code", matcher rejects and maker mismatches included.
+        const entry: Record<string, unknown> = { success: false, ...out.result };
+        if (coid !== undefined) entry.clientOrderId = coid;
+        results.push(entry);
       } else results.push({ success: true, ...out.result });
     }
     if (timing === "after") return faultAnswer(fault!)!;

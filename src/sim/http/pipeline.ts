@@ -298,24 +298,19 @@ export class Pipeline {
         walletRequired: route.auth.walletRequired ?? true,
         nowMs: stamp.receivedAtMs,
       });
-      if (!r.ok) return this.render(stamp, { status: r.status, body: failureEnvelope(r) });
+      if (!r.ok) {
+        // A refused caller still counts against (and is told about) the ip buckets: spec 4 puts the
+        // rate-limit headers on every response, and an ingress limits unauthenticated traffic too.
+        const limited = this.rateCheck(method, url, ip, undefined, stamp.receivedAtMs);
+        if (limited.refused) return this.render(stamp, limited.refused);
+        return this.render(stamp, { status: r.status, headers: limited.headers, body: failureEnvelope(r) });
+      }
       auth = r;
     }
 
-    let rateHeaders: Record<string, string> = {};
-    if (this.rateLimits) {
-      const rules = bucketsFor(method, url);
-      if (rules.length > 0) {
-        const subjects = auth
-          ? { ip, partner: auth.partner.id, ...(auth.wallet !== null ? { wallet: auth.wallet } : {}) }
-          : { ip };
-        const decision = this.limiter.check(rules, subjects, stamp.receivedAtMs, auth ? { rateLimitPerMin: auth.partner.rateLimitPerMin } : {});
-        rateHeaders = decisionHeaders(decision);
-        if (!decision.allowed) {
-          return this.render(stamp, { status: 429, headers: rateHeaders, body: rateLimitedEnvelope(`rate limit exceeded (${decision.bucket.id})`) });
-        }
-      }
-    }
+    const limited = this.rateCheck(method, url, ip, auth, stamp.receivedAtMs);
+    if (limited.refused) return this.render(stamp, limited.refused);
+    const rateHeaders = limited.headers;
 
     const req: SimRequest = { method: route.method, path, query, headers, body, ip, params: found.params };
     const ctx: RouteContext = {
@@ -343,6 +338,24 @@ export class Pipeline {
   }
 
   /** Serialise and stamp the common headers; an unserialisable body becomes a 500. */
+  /** The buckets of 8.2 that apply (ip only until the caller is authenticated); one check for all. */
+  private rateCheck(
+    method: string,
+    url: string,
+    ip: string,
+    auth: AuthorizeSuccess | undefined,
+    nowMs: number,
+  ): { headers: Record<string, string>; refused?: SimResponse } {
+    if (!this.rateLimits) return { headers: {} };
+    const rules = bucketsFor(method, url);
+    if (rules.length === 0) return { headers: {} };
+    const subjects = auth ? { ip, partner: auth.partner.id, ...(auth.wallet !== null ? { wallet: auth.wallet } : {}) } : { ip };
+    const decision = this.limiter.check(rules, subjects, nowMs, auth ? { rateLimitPerMin: auth.partner.rateLimitPerMin } : {});
+    const headers = decisionHeaders(decision);
+    if (decision.allowed) return { headers };
+    return { headers, refused: { status: 429, headers, body: rateLimitedEnvelope(`rate limit exceeded (${decision.bucket.id})`) } };
+  }
+
   private render(stamp: Stamp, res: SimResponse, routeName?: string): RawResponse {
     let body = res.body;
     let status = res.status;

@@ -124,7 +124,7 @@ describe("POST /api/orders/place-batch", () => {
     // The first entry that reached the journal was refused as busy; the next one went through.
     expect(results[0]).toMatchObject({ success: false, code: "journal_intent_not_durable", details: { retryable: true }, clientOrderId: "b0" });
     expect(results[1]).toMatchObject({ success: true, status: "OPEN" });
-    expect(results[2]).toMatchObject({ success: true, status: "REJECTED", code: "maker_mismatch" });
+    expect(results[2]).toMatchObject({ success: false, status: "REJECTED", code: "maker_mismatch" });
     expect(results[3]).toMatchObject({ success: false, code: "invalid_amounts", clientOrderId: "b3" });
     expect(h.sim.desk.records.size).toBe(1);
     // The refused entry resent alone goes through.

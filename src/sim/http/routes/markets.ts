@@ -1,6 +1,7 @@
 /**
  * Public market routes (spec 4.3): the bulk list of full rows, detail by slug, and the
- * per-symbol sub-resources (order book, trades, price history). Public: no key, a key is ignored.
+ * per-symbol sub-resources (order book, trades, price history, ohlc, traders), the disputable
+ * list. Public: no key, a key is ignored.
  *
  * The engine addresses markets by symbol; `marketId` in sub-resource bodies is the symbol (the
  * same id the place body and trade rows use). Unlisted (SCHEDULED) markets answer 404 like
@@ -11,8 +12,9 @@ import { MARKET_STATUSES, type MarketStatus } from "../../../wire/index.js";
 import { CLOSED_SET, isoOf, marketRowJson, OPEN_SET, type Market } from "../../platform/index.js";
 import type { Simulator } from "../../simulator.js";
 import type { RouteContext, RouteDef, SimRequest, SimResponse } from "../types.js";
-import { digitsValue, fail, first, isDigits, multiValues, ok, parsed, parseTimeBound, rejected, type Parsed } from "./public-common.js";
+import { clampedLimit, digitsValue, fail, first, isDigits, limitOffset, multiValues, ok, parsed, parseTimeBound, rejected, type Parsed } from "./public-common.js";
 import { engineQuotes } from "./public-quotes.js";
+import { candles, traders, tradersByOutcome } from "./public-market-stats.js";
 import { parseTradeBound, PRICE_INTERVALS, pricePoints, tradesPage, type TradeBound } from "./public-trades.js";
 
 export const MARKETS_DEFAULT_LIMIT = 50;
@@ -20,6 +22,11 @@ export const MARKETS_MAX_LIMIT = 500;
 export const TRADES_DEFAULT_LIMIT = 50;
 export const TRADES_MAX_LIMIT = 200;
 export const BOOK_DEFAULT_DEPTH = 50;
+export const TRADERS_DEFAULT_LIMIT = 50;
+export const TRADERS_MAX_LIMIT = 200;
+export const DISPUTABLE_MAX_LIMIT = 500;
+/** Statuses whose outcome can still be disputed (our reading of "disputable"). */
+const DISPUTABLE: ReadonlySet<MarketStatus> = new Set(["PENDING_RESOLUTION", "DISPUTED"]);
 const BOOK_MAX_DEPTH = 999;
 
 function boolParam(req: SimRequest, ctx: RouteContext, key: string): Parsed<boolean | undefined> {
@@ -48,22 +55,9 @@ function statusParam(req: SimRequest, ctx: RouteContext): Parsed<MarketStatus[] 
 
 /** GET /api/markets: `{markets, hasMore}` of full rows. */
 function listMarkets(req: SimRequest, ctx: RouteContext): SimResponse {
-  const q = req.query;
-  const limitText = first(q, "limit");
-  let limit = MARKETS_DEFAULT_LIMIT;
-  if (limitText !== undefined) {
-    const n = isDigits(limitText) ? digitsValue(limitText) : Number.NaN;
-    if (!(n >= 1 && n <= MARKETS_MAX_LIMIT)) {
-      return fail(ctx, 400, "invalid_limit", `limit must be an integer in 1..${MARKETS_MAX_LIMIT}`, { min: 1, max: MARKETS_MAX_LIMIT });
-    }
-    limit = n;
-  }
-  const offsetText = first(q, "offset");
-  let offset = 0;
-  if (offsetText !== undefined) {
-    if (!isDigits(offsetText)) return fail(ctx, 400, "invalid_request", "offset must be a non-negative integer", { field: "offset", fields: ["offset"] });
-    offset = digitsValue(offsetText);
-  }
+  const paging = limitOffset(req, ctx, MARKETS_DEFAULT_LIMIT, MARKETS_MAX_LIMIT);
+  if (!paging.ok) return paging.response;
+  const { limit, offset } = paging.value;
   const closed = boolParam(req, ctx, "closed");
   if (!closed.ok) return closed.response;
   const statuses = statusParam(req, ctx);
@@ -202,10 +196,64 @@ function priceHistory(req: SimRequest, ctx: RouteContext): SimResponse {
   return ok({ marketId: m.symbol, outcome: outcome.value, points });
 }
 
+/** GET /api/markets/:symbol/ohlc?interval&outcome (deprecated upstream; default interval 1h). */
+function ohlc(req: SimRequest, ctx: RouteContext): SimResponse {
+  const found = bySymbol(req, ctx);
+  if (!found.ok) return found.response;
+  const m = found.value;
+  const interval = first(req.query, "interval") ?? "1h";
+  const intervalMs = PRICE_INTERVALS[interval];
+  if (intervalMs === undefined) {
+    return fail(ctx, 400, "invalid_interval", `unknown interval ${JSON.stringify(interval)}`, { allowed: Object.keys(PRICE_INTERVALS) });
+  }
+  const outcome = outcomeParam(req, ctx, m);
+  if (!outcome.ok) return outcome.response;
+  return ok({ marketId: m.symbol, outcome: outcome.value, interval, candles: candles(ctx.sim.engine, m.symbol, outcome.value, intervalMs) });
+}
+
+/** GET /api/markets/:symbol/traders?limit (default 50, max 200, larger clamped). */
+function marketTraders(req: SimRequest, ctx: RouteContext): SimResponse {
+  const found = bySymbol(req, ctx);
+  if (!found.ok) return found.response;
+  const limit = clampedLimit(req, ctx, TRADERS_DEFAULT_LIMIT, TRADERS_MAX_LIMIT);
+  if (!limit.ok) return limit.response;
+  return ok({ marketId: found.value.symbol, traders: traders(ctx.sim.engine, found.value.symbol, limit.value) });
+}
+
+/** GET /api/markets/:symbol/traders/by-outcome?limit (default 50, clamped to 1..200 per outcome). */
+function marketTradersByOutcome(req: SimRequest, ctx: RouteContext): SimResponse {
+  const found = bySymbol(req, ctx);
+  if (!found.ok) return found.response;
+  const text = first(req.query, "limit");
+  let limit = TRADERS_DEFAULT_LIMIT;
+  if (text !== undefined) {
+    if (!/^-?\d+$/.test(text)) return fail(ctx, 400, "invalid_limit", "limit must be an integer", { min: 1, max: TRADERS_MAX_LIMIT });
+    limit = Math.min(Math.max(Number(text), 1), TRADERS_MAX_LIMIT);
+  }
+  return ok({ marketId: found.value.symbol, outcomes: tradersByOutcome(ctx.sim.engine, found.value, limit) });
+}
+
+/** GET /api/markets/disputable?limit&offset: full rows of markets awaiting or under dispute. */
+function disputable(req: SimRequest, ctx: RouteContext): SimResponse {
+  const paging = limitOffset(req, ctx, MARKETS_DEFAULT_LIMIT, DISPUTABLE_MAX_LIMIT);
+  if (!paging.ok) return paging.response;
+  const { limit, offset } = paging.value;
+  const cat = ctx.sim.platform.catalogue;
+  const all = cat.markets("closed").filter((m) => DISPUTABLE.has(cat.status(m.id) as MarketStatus));
+  const page = all.slice(offset, offset + limit);
+  const quotes = engineQuotes(ctx.sim.engine, cat, ctx.nowMs);
+  return ok({ markets: page.map((m) => marketRowJson(cat, m, quotes, "full", ctx.nowMs)), hasMore: offset + page.length < all.length });
+}
+
 export const marketRoutes: RouteDef[] = [
   { method: "GET", pattern: "/api/markets", auth: "public", handler: listMarkets },
   { method: "GET", pattern: "/api/markets/:slug", auth: "public", handler: marketDetail },
   { method: "GET", pattern: "/api/markets/:symbol/orderbook", auth: "public", handler: orderbook },
   { method: "GET", pattern: "/api/markets/:symbol/trades", auth: "public", handler: trades },
   { method: "GET", pattern: "/api/markets/:symbol/price-history", auth: "public", handler: priceHistory },
+  { method: "GET", pattern: "/api/markets/:symbol/ohlc", auth: "public", handler: ohlc },
+  { method: "GET", pattern: "/api/markets/:symbol/traders", auth: "public", handler: marketTraders },
+  { method: "GET", pattern: "/api/markets/:symbol/traders/by-outcome", auth: "public", handler: marketTradersByOutcome },
+  // A literal segment wins over `:slug` in the router (and in the rate table).
+  { method: "GET", pattern: "/api/markets/disputable", auth: "public", handler: disputable },
 ];

@@ -1,16 +1,18 @@
 /**
  * Order routes (spec 4.6): `orders:write` for the POSTs, `orders:read` for the GETs, always for
- * the effective wallet. The work is in src/sim/desk; these handlers pick the wallet and the fault
+ * the effective wallet; and the partner feeds of spec 4.9 (partner-level, src/sim/desk/partner-feeds.ts). The work is in src/sim/desk; these handlers pick the wallet and the fault
  * out of the context and hand back the desk's answer.
  */
 import type { Caller } from "../../desk/desk.js";
 import type { DeskAnswer } from "../../desk/answers.js";
 import { errorAnswer, failureAnswer } from "../../desk/answers.js";
+import { mmKpis, partnerTrades, reconciliationSnapshot } from "../../desk/partner-feeds.js";
 import { openOrders, orderById, orderFeesSummary, orderFills, orderHistory, orderLookup } from "../../desk/reads.js";
 import type { RouteContext, RouteDef, SimResponse } from "../types.js";
 
 const WRITE = { scopes: ["orders:write" as const], walletRequired: true };
 const READ = { scopes: ["orders:read" as const], walletRequired: true };
+const PARTNER_READ = { scopes: ["orders:read" as const], walletRequired: false };
 
 function respond(a: DeskAnswer): SimResponse {
   return a.headers === undefined ? { status: a.status, body: a.body } : { status: a.status, body: a.body, headers: a.headers };
@@ -32,6 +34,15 @@ function readFault(ctx: RouteContext): SimResponse | undefined {
   const f = ctx.fault;
   if (f === undefined || !("http" in f) || f.kind === "cancel_pending") return undefined;
   return respond(failureAnswer(f.http));
+}
+
+/** Partner-level feeds (spec 4.9): no wallet needed; a fault the pipeline passed is answered. */
+function partnerFeed(handler: (partnerId: string, ctx: RouteContext, query: URLSearchParams) => DeskAnswer): RouteDef["handler"] {
+  return (req, ctx) => {
+    const partnerId = ctx.auth?.partner.id;
+    if (partnerId === undefined) return respond(errorAnswer(401, "auth_required", "X-Api-Key header is required on this endpoint"));
+    return readFault(ctx) ?? respond(handler(partnerId, ctx, req.query));
+  };
 }
 
 function read(handler: (caller: Caller, ctx: RouteContext, params: Record<string, string>, query: URLSearchParams) => DeskAnswer): RouteDef["handler"] {
@@ -123,5 +134,23 @@ export const orderRoutes: RouteDef[] = [
     pattern: "/api/orders/:id/fees-summary",
     auth: READ,
     handler: read((c, ctx, p) => orderFeesSummary(ctx.sim.desk.records, c.wallet, p.id ?? "")),
+  },
+  {
+    method: "GET",
+    pattern: "/api/v1/partner/trades",
+    auth: PARTNER_READ,
+    handler: partnerFeed((id, ctx, q) => partnerTrades(ctx.sim.engine, ctx.sim.platform, id, q)),
+  },
+  {
+    method: "GET",
+    pattern: "/api/v1/partner/mm-kpis",
+    auth: PARTNER_READ,
+    handler: partnerFeed((id, ctx, q) => mmKpis(ctx.sim.engine, ctx.sim.platform, ctx.sim.desk.records, id, ctx.nowMs, q)),
+  },
+  {
+    method: "GET",
+    pattern: "/api/v1/partner/reconciliation/snapshot",
+    auth: { scopes: ["portfolio:read" as const], walletRequired: false },
+    handler: partnerFeed((id, ctx, q) => reconciliationSnapshot(ctx.sim.engine, ctx.sim.platform, ctx.sim.desk.records, id, ctx.nowMs, q)),
   },
 ];

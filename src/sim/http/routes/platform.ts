@@ -1,12 +1,16 @@
 /**
  * Public platform routes (spec 4.9): health, readiness, the contract registry, fee
- * configuration, freeze status, notices and tags. Shapes as docs/spec-gaps.md decides them.
+ * configuration, freeze status, notices and tags; plus the other public reads (matches, search,
+ * upcoming, geo, leaderboard, activity, challenges) from the public-*.ts modules. Shapes as docs/spec-gaps.md decides them.
  * Addresses are served lower-case (spec 2.1: most responses are).
  */
 import { MAX_FEE_RATE_BPS } from "../../../core/amounts.js";
 import { isoOf, tagJson } from "../../platform/index.js";
 import type { RouteContext, RouteDef, SimRequest, SimResponse } from "../types.js";
 import { ok } from "./public-common.js";
+import { activityRoutes } from "./public-activity.js";
+import { extraPublicRoutes } from "./public-extra.js";
+import { leaderboardRoutes } from "./public-leaderboard.js";
 import { activeNotices, platformState } from "./public-state.js";
 
 function health(): SimResponse {
@@ -65,4 +69,7 @@ export const platformRoutes: RouteDef[] = [
   { method: "GET", pattern: "/api/platform/status", auth: "public", handler: status },
   { method: "GET", pattern: "/api/platform/notices", auth: "public", handler: notices },
   { method: "GET", pattern: "/api/tags", auth: "public", handler: tags },
+  ...extraPublicRoutes,
+  ...leaderboardRoutes,
+  ...activityRoutes,
 ];

@@ -1,20 +1,34 @@
 /**
  * Portfolio routes of the effective wallet (spec 4.8, `portfolio:read`): vault info, balances,
- * positions, trades and fees. Shapes and paging in src/sim/desk/portfolio.ts.
+ * positions, trades and fees (src/sim/desk/portfolio.ts), plus the wallet surface the simulator
+ * does not model (withdrawals, split/merge operations, vault flows), answered with the spec's
+ * scopes and codes (src/sim/desk/accounts.ts). Mutations need `vault:write` (5.4).
  */
 import type { DeskAnswer } from "../../desk/answers.js";
+import {
+  autoRedeem,
+  depositLimits,
+  depositSources,
+  emptyList,
+  feeTier,
+  notImplemented,
+  operationNotFound,
+  portfolio,
+  withdrawalFee,
+  withdrawalNotFound,
+} from "../../desk/accounts.js";
 import { balances, fees, positions, trades, vaultInfo } from "../../desk/portfolio.js";
 import type { Caller } from "../../desk/desk.js";
-import type { RouteContext, RouteDef, SimRequest, SimResponse } from "../types.js";
+import type { HttpMethod, RouteContext, RouteDef, Scope, SimRequest, SimResponse } from "../types.js";
 import { callerOf, noWallet } from "./orders.js";
 
-const READ = { scopes: ["portfolio:read" as const], walletRequired: true };
+type WalletHandler = (caller: Caller, req: SimRequest, ctx: RouteContext) => DeskAnswer;
 
-function route(pattern: string, handler: (caller: Caller, req: SimRequest, ctx: RouteContext) => DeskAnswer): RouteDef {
+function route(pattern: string, handler: WalletHandler, method: HttpMethod = "GET", scope: Scope = "portfolio:read"): RouteDef {
   return {
-    method: "GET",
+    method,
     pattern,
-    auth: READ,
+    auth: { scopes: [scope], walletRequired: true },
     handler: (req, ctx): SimResponse => {
       const caller = callerOf(ctx);
       if (caller === undefined) return noWallet();
@@ -24,10 +38,32 @@ function route(pattern: string, handler: (caller: Caller, req: SimRequest, ctx: 
   };
 }
 
+const disabled = (pattern: string, what: string): RouteDef => route(pattern, () => notImplemented(what), "POST", "vault:write");
+
 export const portfolioRoutes: RouteDef[] = [
   route("/api/me/vault", (c, _req, ctx) => vaultInfo(ctx.sim.platform, c.wallet, ctx.nowMs)),
   route("/api/me/balances", (c, _req, ctx) => balances(ctx.sim.platform, ctx.sim.engine, c.wallet, ctx.nowMs)),
   route("/api/me/positions", (c, req, ctx) => positions(ctx.sim.engine, c.wallet, req.query)),
   route("/api/me/trades", (c, req, ctx) => trades(ctx.sim.engine, c.wallet, req.query)),
   route("/api/me/fees", (c, req, ctx) => fees(ctx.sim.engine, c.wallet, req.query)),
+  route("/api/me/portfolio", (c, _req, ctx) => portfolio(ctx.sim.platform, ctx.sim.engine, c.wallet, ctx.nowMs)),
+  route("/api/me/fee-tier", (c) => feeTier(c.wallet)),
+  route("/api/me/auto-redeem", (c) => autoRedeem(c.wallet)),
+  route("/api/me/deposit-limits", (c) => depositLimits(c.wallet)),
+  route("/api/me/balance-events", (c, req) => emptyList(c.wallet, "events", req.query)),
+  route("/api/me/splits-merges", (c, req) => emptyList(c.wallet, "operations", req.query)),
+  route("/api/me/splits-merges/unlockable", (c, req) => emptyList(c.wallet, "operations", req.query, false)),
+  route("/api/me/splits-merges/:opId/unlock", (_c, req) => operationNotFound(req.params.opId ?? ""), "POST", "vault:write"),
+  route("/api/me/withdrawals", (c, req) => emptyList(c.wallet, "withdrawals", req.query)),
+  route("/api/me/withdrawals/fee", (c) => withdrawalFee(c.wallet)),
+  route("/api/me/withdrawals/deposit-sources", (c) => depositSources(c.wallet)),
+  route("/api/me/withdrawals/:id", (_c, req) => withdrawalNotFound(req.params.id ?? "")),
+  route("/api/me/withdrawals/:id/cancel", (_c, req) => withdrawalNotFound(req.params.id ?? ""), "POST", "vault:write"),
+  disabled("/api/withdrawals/request", "withdrawal requests"),
+  disabled("/api/vault/split-signature", "vault split co-signatures"),
+  disabled("/api/vault/merge-signature", "vault merge co-signatures"),
+  disabled("/api/vault/convert-signature", "vault convert co-signatures"),
+  disabled("/api/me/vault/deploy/sign", "the vault deployment flow"),
+  disabled("/api/me/vault/deploy/submit", "the vault deployment flow"),
+  disabled("/api/me/vault/emergency", "the vault emergency exit"),
 ];

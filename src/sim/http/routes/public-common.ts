@@ -105,3 +105,30 @@ export function fromBase64url(text: string): string | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
   return Buffer.from(text, "base64url").toString("utf8");
 }
+
+/** `limit` in 1..max (400 invalid_limit outside) and `offset` >= 0 (400 invalid_request). */
+export function limitOffset(req: { query: URLSearchParams }, ctx: RouteContext, dflt: number, max: number): Parsed<{ limit: number; offset: number }> {
+  const limitText = first(req.query, "limit");
+  let limit = dflt;
+  if (limitText !== undefined) {
+    const n = isDigits(limitText) ? digitsValue(limitText) : Number.NaN;
+    if (!(n >= 1 && n <= max)) return rejected(fail(ctx, 400, "invalid_limit", `limit must be an integer in 1..${max}`, { min: 1, max }));
+    limit = n;
+  }
+  const offsetText = first(req.query, "offset");
+  let offset = 0;
+  if (offsetText !== undefined) {
+    if (!isDigits(offsetText)) return rejected(fail(ctx, 400, "invalid_request", "offset must be a non-negative integer", { field: "offset", fields: ["offset"] }));
+    offset = digitsValue(offsetText);
+  }
+  return parsed({ limit, offset });
+}
+
+/** `limit` >= 1 clamped to `max` (400 invalid_limit when not a positive integer). */
+export function clampedLimit(req: { query: URLSearchParams }, ctx: RouteContext, dflt: number, max: number): Parsed<number> {
+  const text = first(req.query, "limit");
+  if (text === undefined) return parsed(dflt);
+  const n = isDigits(text) ? digitsValue(text) : Number.NaN;
+  if (!(n >= 1)) return rejected(fail(ctx, 400, "invalid_limit", "limit must be a positive integer", { max }));
+  return parsed(Math.min(n, max));
+}

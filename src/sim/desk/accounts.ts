@@ -1,0 +1,101 @@
+/**
+ * The rest of the wallet surface of spec 4.7 / 4.8 that the simulator does not model (no
+ * withdrawals, no split/merge operations, no vault deployment flow), answered with the spec's
+ * codes, scopes and paging rules so a client or probe sees platform behaviour (shapes not shown:
+ * ours):
+ *
+ *   GET  /api/me/portfolio            {walletAddress, vaultAddress, collateral, positions}
+ *   GET  /api/me/fee-tier             {walletAddress, tier, takerFeeMultiplier}
+ *   GET  /api/me/auto-redeem          {walletAddress, enabled: false}
+ *   GET  /api/me/deposit-limits       {walletAddress, daily: null, weekly: null, monthly: null}
+ *   GET  /api/me/balance-events       {walletAddress, events: [], nextCursor: null}    limit <= 500
+ *   GET  /api/me/splits-merges        {walletAddress, operations: [], nextCursor: null} limit <= 200
+ *   GET  /api/me/splits-merges/unlockable  {walletAddress, operations: []}            limit <= 200
+ *   POST /api/me/splits-merges/{opId}/unlock   404 not_found (no operation exists)
+ *   GET  /api/me/withdrawals          {walletAddress, withdrawals: [], nextCursor: null} limit <= 200
+ *   GET  /api/me/withdrawals/fee      {walletAddress, fee: "0"}
+ *   GET  /api/me/withdrawals/deposit-sources   {walletAddress, sources: [], pinned: null}
+ *   GET  /api/me/withdrawals/{id}     404 withdrawal_not_found
+ *   POST /api/me/withdrawals/{id}/cancel       404 withdrawal_not_found
+ *   POST /api/withdrawals/request, /api/vault/*-signature, /api/me/vault/deploy/*,
+ *        /api/me/vault/emergency      501 not_implemented (after auth and scopes)
+ *
+ * Lists validate `limit` (positive integer, larger values clamped), `before` (ISO-8601 or epoch
+ * ms) and `cursor` (none is ever issued, so any cursor is refused); other parameters are ignored.
+ */
+import { checkQuery, requestErrorEnvelope, type QueryInput } from "../../wire/requests.js";
+import { z } from "zod";
+import type { MatchingEngine } from "../engine/index.js";
+import type { SimPlatform } from "../platform/platform.js";
+import { errorAnswer, type DeskAnswer } from "./answers.js";
+import { amount } from "./format.js";
+
+const listQuery = z.looseObject({
+  cursor: z.string().min(1).optional(),
+  limit: z.string().regex(/^\d{1,9}$/, { error: "expected a positive integer" }).transform(Number).pipe(z.number().min(1, { error: "expected a limit >= 1" })).optional(),
+  before: z.string().min(1).optional(),
+});
+
+const ISO_OR_MS = /^(?:\d{1,16}|\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?)$/;
+
+/** Validate a list query; undefined when it is fine. */
+function badList(query: QueryInput): DeskAnswer | undefined {
+  const q = checkQuery(listQuery, query);
+  if (!q.ok) return { status: 400, body: requestErrorEnvelope(q) };
+  if (q.value.cursor !== undefined) return errorAnswer(400, "invalid_request", "cursor is not a cursor of this endpoint", { fields: ["cursor"], field: "cursor" });
+  if (q.value.before !== undefined && !(ISO_OR_MS.test(q.value.before) && Number.isFinite(/^\d+$/.test(q.value.before) ? Number(q.value.before) : Date.parse(q.value.before)))) {
+    return errorAnswer(400, "invalid_request", "before must be an ISO-8601 date-time or epoch milliseconds", { fields: ["before"], field: "before" });
+  }
+  return undefined;
+}
+
+const ok = (body: unknown): DeskAnswer => ({ status: 200, body });
+
+export function portfolio(platform: SimPlatform, engine: MatchingEngine, wallet: string, nowMs: number): DeskAnswer {
+  const b = engine.balance(wallet);
+  return ok({
+    walletAddress: wallet,
+    vaultAddress: platform.wallets.vaultInfo(wallet, nowMs).vaultAddress.toLowerCase(),
+    collateral: { total: amount(b.total), locked: amount(b.locked), available: amount(b.available) },
+    positions: engine.positions(wallet).map((p) => ({ marketId: p.marketId, tokenId: p.tokenId, outcome: p.outcome, quantity: amount(p.quantity), locked: amount(p.locked), avgPrice: amount(p.avgPrice) })),
+  });
+}
+
+export function feeTier(wallet: string): DeskAnswer {
+  return ok({ walletAddress: wallet, tier: "standard", takerFeeMultiplier: "1" });
+}
+
+export function autoRedeem(wallet: string): DeskAnswer {
+  return ok({ walletAddress: wallet, enabled: false });
+}
+
+export function depositLimits(wallet: string): DeskAnswer {
+  return ok({ walletAddress: wallet, daily: null, weekly: null, monthly: null });
+}
+
+/** An always-empty cursor list under `key` (balance-events, splits-merges, withdrawals). */
+export function emptyList(wallet: string, key: string, query: QueryInput, paged = true): DeskAnswer {
+  const bad = badList(query);
+  if (bad) return bad;
+  return ok(paged ? { walletAddress: wallet, [key]: [], nextCursor: null } : { walletAddress: wallet, [key]: [] });
+}
+
+export function withdrawalFee(wallet: string): DeskAnswer {
+  return ok({ walletAddress: wallet, fee: "0" });
+}
+
+export function depositSources(wallet: string): DeskAnswer {
+  return ok({ walletAddress: wallet, sources: [], pinned: null });
+}
+
+export function withdrawalNotFound(id: string): DeskAnswer {
+  return errorAnswer(404, "withdrawal_not_found", `withdrawal ${id} is unknown for this wallet`, { id });
+}
+
+export function operationNotFound(opId: string): DeskAnswer {
+  return errorAnswer(404, "not_found", `split/merge operation ${opId} is unknown for this wallet`, { opId });
+}
+
+export function notImplemented(what: string): DeskAnswer {
+  return errorAnswer(501, "not_implemented", `${what} is disabled in this environment (the simulator does not model it)`);
+}

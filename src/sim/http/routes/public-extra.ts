@@ -1,0 +1,105 @@
+/**
+ * Public reads the simulator has little or no data for, answered with the spec's codes and
+ * paging rules so probes of them behave like the platform (shapes not shown: ours).
+ *
+ *   GET /api/matches?limit&offset      {matches: []} (limit 1..500, default 500): the simulator's
+ *                                       events are match-less fixtures (`match: null`)
+ *   GET /api/matches/{slug}            404 match_not_found (spec 4.1)
+ *   GET /api/search?q&limit&offset     {events, matches: [], users: [], total}
+ *   GET /api/search/events|matches|users
+ *                                       {events|matches|users, total}; limit default 50, max 50
+ *   GET /api/upcoming?from&to          {upcoming: []}: no curated announcements; window checked,
+ *                                       capped at 400 days (4.5)
+ *   GET /api/compliance/geo            {blocked: false, country: null, region: null}: geo blocking
+ *                                       does not apply to API-key requests (5.6)
+ */
+import { eventJson } from "../../platform/index.js";
+import type { RouteContext, RouteDef, SimRequest, SimResponse } from "../types.js";
+import { fail, first, limitOffset, ok, parseIso } from "./public-common.js";
+import { matchesSearch } from "./public-events-filter.js";
+import { engineQuotes } from "./public-quotes.js";
+
+export const MATCHES_MAX_LIMIT = 500;
+export const SEARCH_DEFAULT_LIMIT = 50;
+export const SEARCH_MAX_LIMIT = 50;
+export const UPCOMING_DEFAULT_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+function listMatches(req: SimRequest, ctx: RouteContext): SimResponse {
+  const paging = limitOffset(req, ctx, MATCHES_MAX_LIMIT, MATCHES_MAX_LIMIT);
+  if (!paging.ok) return paging.response;
+  return ok({ matches: [] });
+}
+
+function matchDetail(req: SimRequest, ctx: RouteContext): SimResponse {
+  const slug = req.params.slug ?? "";
+  return fail(ctx, 404, "match_not_found", `no public match with slug ${JSON.stringify(slug)}`, { slug });
+}
+
+/** Events whose searchable text holds every word of `q` (all listed events when q is blank). */
+function searchEvents(req: SimRequest, ctx: RouteContext): { rows: unknown[]; total: number } | SimResponse {
+  const paging = limitOffset(req, ctx, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT);
+  if (!paging.ok) return paging.response;
+  const { limit, offset } = paging.value;
+  const q = (first(req.query, "q") ?? "").trim();
+  const cat = ctx.sim.platform.catalogue;
+  const hits = cat.events("all").filter((e) => q === "" || matchesSearch(cat, e, q));
+  const quotes = engineQuotes(ctx.sim.engine, cat, ctx.nowMs);
+  return { rows: hits.slice(offset, offset + limit).map((e) => eventJson(cat, e, quotes, "list", ctx.nowMs)), total: hits.length };
+}
+
+function isResponse(v: unknown): v is SimResponse {
+  return typeof v === "object" && v !== null && "status" in v && "body" in v;
+}
+
+function search(req: SimRequest, ctx: RouteContext): SimResponse {
+  const r = searchEvents(req, ctx);
+  if (isResponse(r)) return r;
+  return ok({ events: r.rows, matches: [], users: [], total: r.total });
+}
+
+function searchEventsRoute(req: SimRequest, ctx: RouteContext): SimResponse {
+  const r = searchEvents(req, ctx);
+  return isResponse(r) ? r : ok({ events: r.rows, total: r.total });
+}
+
+function emptySearch(key: "matches" | "users") {
+  return (req: SimRequest, ctx: RouteContext): SimResponse => {
+    const paging = limitOffset(req, ctx, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT);
+    if (!paging.ok) return paging.response;
+    return ok({ [key]: [], total: 0 });
+  };
+}
+
+function upcoming(req: SimRequest, ctx: RouteContext): SimResponse {
+  const bound = (key: "from" | "to"): number | null | SimResponse => {
+    const text = first(req.query, key);
+    if (text === undefined || text === "") return null;
+    const iso = parseIso(text);
+    if (iso === undefined) return fail(ctx, 400, "invalid_request", `${key} must be an ISO-8601 date or date-time`, { field: key, fields: [key] });
+    return iso.ms;
+  };
+  const from = bound("from");
+  if (isResponse(from)) return from;
+  const to = bound("to");
+  if (isResponse(to)) return to;
+  const fromMs = from ?? ctx.nowMs;
+  const toMs = to ?? fromMs + UPCOMING_DEFAULT_DAYS * DAY_MS;
+  if (toMs < fromMs) return fail(ctx, 400, "invalid_request", "to must not be before from", { fields: ["from", "to"], field: "to" });
+  return ok({ upcoming: [] });
+}
+
+function geo(): SimResponse {
+  return ok({ blocked: false, country: null, region: null });
+}
+
+export const extraPublicRoutes: RouteDef[] = [
+  { method: "GET", pattern: "/api/matches", auth: "public", handler: listMatches },
+  { method: "GET", pattern: "/api/matches/:slug", auth: "public", handler: matchDetail },
+  { method: "GET", pattern: "/api/search", auth: "public", handler: search },
+  { method: "GET", pattern: "/api/search/events", auth: "public", handler: searchEventsRoute },
+  { method: "GET", pattern: "/api/search/matches", auth: "public", handler: emptySearch("matches") },
+  { method: "GET", pattern: "/api/search/users", auth: "public", handler: emptySearch("users") },
+  { method: "GET", pattern: "/api/upcoming", auth: "public", handler: upcoming },
+  { method: "GET", pattern: "/api/compliance/geo", auth: "public", handler: geo },
+];
