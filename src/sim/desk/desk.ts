@@ -22,7 +22,7 @@
  */
 import type { Clock, TimerHandle } from "../../core/clock.js";
 import { getAddress } from "viem";
-import { orderDigest, recoverOrderSigner, defaultRecoveryCache, type Address, type RecoveryCache } from "../../signing/index.js";
+import { orderDigest, recoverOrderSigner, RecoveryCache, type Address } from "../../signing/index.js";
 import { checkPlaceBody, checkRequest, placeBatchEnvelope, requestErrorEnvelope, type PlaceBody } from "../../wire/requests.js";
 import type { EngineEvent, IdSource, MatchingEngine, PlaceResult } from "../engine/index.js";
 import type { UserFrame, UserFrameBus } from "../bus.js";
@@ -92,7 +92,10 @@ export class OrderDesk {
     this.bus = opts.bus;
     this.ids = opts.ids;
     this.verifySignatures = opts.verifySignatures;
-    this.cache = opts.recoveryCache === undefined ? defaultRecoveryCache : opts.recoveryCache;
+    // One cache per simulator, never the process-wide one: a hit resolves in fewer ticks than a
+    // miss, so a cache shared between simulator instances would make one run's timing depend on
+    // the runs before it in the same process.
+    this.cache = opts.recoveryCache === undefined ? new RecoveryCache(4096) : opts.recoveryCache;
     this.expiry = new ExpiryTimer(this.clock, (now) => this.engine.expireDue(now));
     this.cancels = new CancelDesk(this);
   }
