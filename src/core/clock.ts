@@ -44,6 +44,9 @@ function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
+/** The longest delay Node's timers honour (2^31 - 1 ms). */
+export const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
 export class RealClock implements Clock {
   private nextId = 1;
   private readonly timers = new Map<number, NodeJS.Timeout>();
@@ -53,12 +56,26 @@ export class RealClock implements Clock {
   }
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = this.nextId++;
+    this.arm(id, Date.now() + Math.max(0, ms), fn);
+    return { id };
+  }
+
+  /**
+   * Node fires any delay above 2^31 - 1 ms (about 24.8 days) after 1 ms instead. A far timer
+   * (a market closing in 30 days, a long GTD) is armed in steps and re-armed until it is due.
+   */
+  private arm(id: number, dueAt: number, fn: () => void): void {
+    const wait = Math.max(0, dueAt - Date.now());
+    const step = Math.min(wait, MAX_TIMER_DELAY_MS);
     const t = setTimeout(() => {
+      if (Date.now() < dueAt) {
+        this.arm(id, dueAt, fn);
+        return;
+      }
       this.timers.delete(id);
       fn();
-    }, Math.max(0, ms));
+    }, step);
     this.timers.set(id, t);
-    return { id };
   }
   clearTimeout(handle: TimerHandle | undefined): void {
     if (!handle) return;
@@ -68,7 +85,7 @@ export class RealClock implements Clock {
   }
   setInterval(fn: () => void, ms: number): TimerHandle {
     const id = this.nextId++;
-    this.timers.set(id, setInterval(fn, Math.max(1, ms)));
+    this.timers.set(id, setInterval(fn, Math.min(MAX_TIMER_DELAY_MS, Math.max(1, ms))));
     return { id };
   }
   clearInterval(handle: TimerHandle | undefined): void {

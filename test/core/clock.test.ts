@@ -170,3 +170,40 @@ describe("RealClock", () => {
     await expect(slept).rejects.toThrow("stop");
   });
 });
+
+describe("RealClock far timers", () => {
+  it("a timer beyond Node's 2^31-1 ms limit fires when due, not after 1 ms", async () => {
+    const { vi } = await import("vitest");
+    vi.useFakeTimers();
+    try {
+      const clock = new RealClock();
+      let fired = 0;
+      const thirtyDays = 30 * 24 * 3600_000;
+      clock.setTimeout(() => fired++, thirtyDays);
+      vi.advanceTimersByTime(1_000);
+      expect(fired).toBe(0);
+      vi.advanceTimersByTime(thirtyDays - 2_000);
+      expect(fired).toBe(0);
+      vi.advanceTimersByTime(1_000);
+      expect(fired).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a far timer can still be cleared after it was re-armed", async () => {
+    const { vi } = await import("vitest");
+    vi.useFakeTimers();
+    try {
+      const clock = new RealClock();
+      let fired = 0;
+      const h = clock.setTimeout(() => fired++, 40 * 24 * 3600_000);
+      vi.advanceTimersByTime(30 * 24 * 3600_000);
+      clock.clearTimeout(h);
+      vi.advanceTimersByTime(20 * 24 * 3600_000);
+      expect(fired).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

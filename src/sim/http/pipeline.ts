@@ -4,19 +4,20 @@
  *
  * Per request, in order (src/sim/http/types.ts):
  *   1. parse the URL and headers; match the route (404 not_found / 405 invalid_request);
- *      parse the JSON body (400 invalid_request naming the problem);
  *   2. fault injection: `faults.decide("METHOD /path", now)`. Latency delays the request on the
  *      sim clock (it then counts as received later: X-Server-Time and ctx.nowMs are taken
  *      after the delay). See `planFault` for which kinds are answered here and which reach
  *      the handler in `ctx.fault`;
  *   3. auth (spec 5.2) with the route's scopes, for non-public routes;
  *   4. rate limits (8.1/8.2): ONE all-or-nothing check of the ip, wallet and partner buckets,
- *      after auth because the wallet is only known then. A request refused by auth therefore
- *      consumes no bucket. Public routes count against the ip bucket only (a key there is
- *      ignored, 5.1);
- *   5. the handler; anything it throws, or a response that is not serialisable (a bigint
+ *      after auth because the wallet is only known then. A request refused by auth is checked
+ *      against its ip buckets only (and told about them in the headers). Public routes count
+ *      against the ip bucket only (a key there is ignored, 5.1);
+ *   5. the JSON body (invalid JSON is a 400 `invalid_request`), read only once the caller is
+ *      known, so a request without a key is 401 whatever its body;
+ *   6. the handler; anything it throws, or a response that is not serialisable (a bigint
  *      that leaked out), is a logged 500 `internal`, never a crash;
- *   6. common headers on EVERY response, errors included: X-API-Version, X-Server-Time,
+ *   7. common headers on EVERY response, errors included: X-API-Version, X-Server-Time,
  *      X-Request-Id, X-Trace-Id, Content-Type, plus X-RateLimit-* where a bucket applied.
  *      Error envelopes get `error.trace_id`; an envelope with `retryAfterSec` gets the
  *      matching Retry-After header (7.1: the body mirrors the header). A 429 `rate_limited`
@@ -265,16 +266,6 @@ export class Pipeline {
     }
     const route = found.route;
 
-    let body: unknown = undefined;
-    if (raw.bodyText.trim() !== "") {
-      try {
-        body = JSON.parse(raw.bodyText) as unknown;
-      } catch (e) {
-        const why = e instanceof Error ? e.message : String(e);
-        return this.render(stamp, { status: 400, body: errorEnvelope(400, "invalid_request", `request body is not valid JSON: ${why}`) });
-      }
-    }
-
     const headers = lowerHeaders(raw.headers);
     const ip = callerAddress(headers["x-forwarded-for"], raw.remoteAddress, this.trustForwardedFor);
 
@@ -312,6 +303,18 @@ export class Pipeline {
     if (limited.refused) return this.render(stamp, limited.refused);
     const rateHeaders = limited.headers;
 
+    // The body is read only once the caller is known (spec 5.2: no key is 401 whatever the body).
+    let body: unknown = undefined;
+    if (raw.bodyText.trim() !== "") {
+      try {
+        body = JSON.parse(raw.bodyText) as unknown;
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        return this.render(stamp, { status: 400, headers: rateHeaders, body: errorEnvelope(400, "invalid_request", `request body is not valid JSON: ${why}`) });
+      }
+    }
+
+
     const req: SimRequest = { method: route.method, path, query, headers, body, ip, params: found.params };
     const ctx: RouteContext = {
       sim: this.sim,
@@ -337,7 +340,6 @@ export class Pipeline {
     return this.render(stamp, { ...res, headers: { ...rateHeaders, ...res.headers } }, `${route.method} ${route.pattern}`);
   }
 
-  /** Serialise and stamp the common headers; an unserialisable body becomes a 500. */
   /** The buckets of 8.2 that apply (ip only until the caller is authenticated); one check for all. */
   private rateCheck(
     method: string,
@@ -356,6 +358,7 @@ export class Pipeline {
     return { headers, refused: { status: 429, headers, body: rateLimitedEnvelope(`rate limit exceeded (${decision.bucket.id})`) } };
   }
 
+  /** Serialise and stamp the common headers; an unserialisable body becomes a 500. */
   private render(stamp: Stamp, res: SimResponse, routeName?: string): RawResponse {
     let body = res.body;
     let status = res.status;

@@ -73,40 +73,6 @@ function single(h: HeaderValue): Single {
 const unauthorized = (code: string, message: string, details?: Record<string, unknown>): PlatformFailure =>
   failure(401, code, message, details);
 
-/** IPv4-mapped IPv6 (::ffff:1.2.3.4) compares as the IPv4 address; IPv6 compares lowercased. */
-export function normaliseIp(ip: string): string {
-  const t = ip.trim().toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(t);
-  return mapped ? mapped[1]! : t;
-}
-
-function ipv4ToInt(ip: string): number | undefined {
-  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(ip);
-  if (!m) return undefined;
-  const octets = m.slice(1).map(Number);
-  if (octets.some((o) => o > 255)) return undefined;
-  return octets.reduce((acc, o) => acc * 256 + o, 0);
-}
-
-/** Exact address match, or IPv4 CIDR (`10.0.0.0/8`). */
-export function ipAllowed(ip: string, allowlist: readonly string[]): boolean {
-  const addr = normaliseIp(ip);
-  for (const entry of allowlist) {
-    const [base, bitsText] = entry.split("/");
-    if (bitsText === undefined) {
-      if (normaliseIp(entry) === addr) return true;
-      continue;
-    }
-    const a = ipv4ToInt(addr);
-    const b = ipv4ToInt(normaliseIp(base ?? ""));
-    const bits = Number(bitsText);
-    if (a === undefined || b === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) continue;
-    const size = 2 ** (32 - bits);
-    if (Math.floor(a / size) === Math.floor(b / size)) return true;
-  }
-  return false;
-}
-
 export class Authenticator {
   constructor(
     private readonly keys: KeyStore,
@@ -114,7 +80,7 @@ export class Authenticator {
   ) {}
 
   authenticate(req: AuthRequest): AuthResult {
-    const keyed = this.checkKey(single(req.apiKeyHeader), req.ip ?? null, req.nowMs);
+    const keyed = this.checkKey(single(req.apiKeyHeader), req.nowMs);
     if (!keyed.ok) return keyed;
     const wallet = resolveRestWallet(keyed.partner, single(req.userWalletHeader), req.walletRequired ?? true);
     if (typeof wallet !== "string" && wallet !== null) return wallet;
@@ -127,7 +93,7 @@ export class Authenticator {
   authenticateWs(req: WsAuthRequest): AuthResult {
     let key = single(req.apiKeyHeader);
     if (key.kind === "absent" && req.queryKey) key = single(req.queryKey);
-    const keyed = this.checkKey(key, req.ip ?? null, req.nowMs);
+    const keyed = this.checkKey(key, req.nowMs);
     if (!keyed.ok) return keyed;
     const p = keyed.partner;
     const wallet =
@@ -144,7 +110,6 @@ export class Authenticator {
   /** Steps 1 to 4. */
   private checkKey(
     header: Single,
-    ip: string | null,
     nowMs: number,
   ): { ok: true; partner: Partner; key: ApiKeyRecord } | PlatformFailure {
     if (header.kind === "absent") return unauthorized("auth_required", "X-Api-Key header is required on this endpoint");
@@ -164,8 +129,9 @@ export class Authenticator {
     if (state === "expired") return unauthorized("api_key_expired", "API key has expired");
     const partner = this.partners.get(key.partnerId);
     if (!partner || partner.suspended) return unauthorized("api_key_suspended", "partner is suspended");
-    if (key.ipAllowlist !== null && (ip === null || !ipAllowed(ip, key.ipAllowlist))) {
-      return unauthorized("api_key_ip_denied", "source IP is not on the key's allowlist");
+    // Spec 5.1: "IP allowlists are not offered; a key with one would be refused on every call".
+    if (key.ipAllowlist !== null) {
+      return unauthorized("api_key_ip_denied", "API keys with an IP allowlist are refused on every call (allowlists are not offered)");
     }
     return { ok: true, partner, key };
   }

@@ -105,3 +105,10 @@ describe("7.1: error envelopes", () => {
     expect(Number(last.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe("5.2 step 1 comes before reading the body", () => {
+  it("a request without a key is 401 auth_required even when its body is not JSON", async () => {
+    const r = await c.send("/api/orders/place", { method: "POST", headers: { "content-type": "application/json" }, raw: "{" });
+    expectEnvelope(r, 401, "auth_required");
+  });
+});
