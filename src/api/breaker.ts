@@ -7,8 +7,16 @@
  * - Every attempt counts (a retried GET is several requests).
  * - An error is a 5xx answer other than 501 (disabled feature, not a health signal) or a
  *   transport failure (no answer). 4xx answers, 429 included, are answers from a live platform and
- *   count as successes: a 429 already has its own wait, and opening the circuit on rate limiting
- *   would stop cancels for a minute.
+ *   count as successes: a 429 already has its own wait. So do the 5xx answers that say "busy,
+ *   nothing recorded" (handling `resend_same`: `trading_temporarily_unavailable`,
+ *   `shard_owner_unavailable`) and "cancel recorded, no answer yet" (`cancel_unanswered`,
+ *   `cancel_pending`): a burst of them means a loaded exchange, not a dead platform (the caller
+ *   decides; see `ApiCore`).
+ * - Risk-reducing requests (cancel, cancel-batch, cancel-all) are never refused: pulling quotes
+ *   matters most exactly when the platform looks unhealthy. They are admitted in every state as
+ *   ordinary (non-probe) requests: while closed their outcomes count in the window like any
+ *   other; while open or half-open their outcomes are ignored (they never decide a probe) and
+ *   `stats().bypassed` counts them.
  * - The rate is only judged once the window holds at least `minRequests` (default 10) attempts,
  *   so two failures out of three do not stop the client.
  * - After `openMs` the breaker is half-open: `halfOpenProbes` (default 1) requests go through;
@@ -46,6 +54,8 @@ export interface BreakerStats {
   opened: number;
   /** Requests refused locally. */
   refused: number;
+  /** Risk-reducing requests (cancels) let through while the circuit was open or half-open. */
+  bypassed: number;
   /** Epoch ms when an open circuit turns half-open. */
   openUntil: number | undefined;
 }
@@ -60,6 +70,11 @@ export interface BreakerChange {
 }
 
 export type Permit = { ok: true; probe: boolean } | { ok: false; retryAfterMs: number };
+
+export interface AcquireOptions {
+  /** A cancel (single, batch, all): never refused, never a probe. */
+  riskReducing?: boolean;
+}
 
 interface Sample {
   at: number;
@@ -76,6 +91,7 @@ export class CircuitBreaker {
   private probesInFlight = 0;
   private openedCount = 0;
   private refusedCount = 0;
+  private bypassedCount = 0;
   private readonly listeners = new Set<(c: BreakerChange) => void>();
 
   constructor(
@@ -99,6 +115,7 @@ export class CircuitBreaker {
       windowFailures: this.failures,
       opened: this.openedCount,
       refused: this.refusedCount,
+      bypassed: this.bypassedCount,
       openUntil: this.current === "open" ? this.openUntil : undefined,
     };
   }
@@ -110,9 +127,13 @@ export class CircuitBreaker {
   }
 
   /** Ask to send one request. A permit must be settled with `record` or `release`. */
-  tryAcquire(): Permit {
+  tryAcquire(opts: AcquireOptions = {}): Permit {
     this.tick();
     if (this.current === "closed") return { ok: true, probe: false };
+    if (opts.riskReducing === true) {
+      this.bypassedCount += 1;
+      return { ok: true, probe: false };
+    }
     if (this.current === "half_open" && this.probesInFlight < this.opts.halfOpenProbes) {
       this.probesInFlight += 1;
       return { ok: true, probe: true };

@@ -8,6 +8,8 @@
  * Single cancel and cancel-batch are idempotent ("repeating a cancel_pending cancel is safe and
  * cannot cancel twice"), so 5xx and transport failures are retried with backoff; cancel-all is
  * sent once (only a 429, which was not processed, is resent).
+ *
+ * All three are risk-reducing: an open circuit breaker never refuses them (docs/client.md).
  */
 import type { CancelDone, CancelManyResult, HandlingClass, NotCancelledEntry } from "../wire/index.js";
 import { MAX_CANCEL_BATCH, cancelAllBody, cancelBatchBody, cancelBody, cancelManyResult, cancelResult } from "../wire/index.js";
@@ -66,7 +68,16 @@ export type CancelManyOutcome =
   | { status: "unknown"; lastError: ApiError; meta: ResponseMeta | undefined };
 
 function spec(wallet: string | undefined, path: string, body: unknown, policy: CallSpec["policy"], opts?: CallOptions): CallSpec {
-  const s: CallSpec = { method: "POST", path, wallet, auth: true, policy, body: JSON.stringify(body), answerCodes: ["cancel_unanswered"] };
+  const s: CallSpec = {
+    method: "POST",
+    path,
+    wallet,
+    auth: true,
+    policy,
+    body: JSON.stringify(body),
+    answerCodes: ["cancel_unanswered"],
+    riskReducing: true,
+  };
   if (opts?.signal) s.signal = opts.signal;
   return s;
 }

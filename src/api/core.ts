@@ -16,12 +16,15 @@
  *
  * On every policy a 429 is waited out for exactly Retry-After seconds (never sooner) and resent,
  * `maxRateLimitRetries` times at most. Waits go through the Clock, jitter through the Rng.
+ *
+ * The circuit breaker never refuses a `riskReducing` call (the cancels), and only counts as
+ * failures the answers that say something about the platform's health: see `breakerFailure`.
  */
 import { inspect } from "node:util";
 import type { Clock } from "../core/clock.js";
 import type { Rng } from "../core/rng.js";
 import type { NormalizedError } from "../wire/index.js";
-import { readErrorBody } from "../wire/index.js";
+import { classifyCode, readErrorBody } from "../wire/index.js";
 import type { RetryOptions } from "./backoff.js";
 import { backoffDelay } from "./backoff.js";
 import type { CircuitBreaker } from "./breaker.js";
@@ -52,6 +55,8 @@ export interface CallSpec {
   answerCodes?: readonly string[];
   /** Gate priority (lower first); default: the gate's class of the request. */
   priority?: number;
+  /** Cancels: the circuit breaker never refuses them (they pull quotes when things go wrong). */
+  riskReducing?: boolean;
 }
 
 export interface Answer {
@@ -78,6 +83,22 @@ export type Exchange = Answer | NoAnswer;
 
 /** Nothing was recorded: the SAME request may be resent (spec 7.3). */
 export const RESEND_SAME_CODES: ReadonlySet<string> = new Set(["shard_owner_unavailable", "trading_temporarily_unavailable"]);
+
+/** "Cancel recorded, no answer yet": a slow exchange node, not a failing platform. */
+const CANCEL_UNANSWERED_CODES: ReadonlySet<string> = new Set(["cancel_unanswered", "cancel_pending"]);
+
+/**
+ * Whether an answer counts as a failure for the circuit breaker: a 5xx other than 501, unless it is
+ * a regular answer of the endpoint or its code says "busy, nothing recorded" (handling
+ * `resend_same` in the catalogue) or "cancel recorded, not yet answered". Counting those would let
+ * a burst of busy answers on places open the circuit just when quotes must be pulled.
+ */
+export function breakerFailure(status: number, code: string | undefined, isAnswerStatus: boolean): boolean {
+  if (status < 500 || status === 501 || isAnswerStatus) return false;
+  if (code === undefined) return true;
+  if (CANCEL_UNANSWERED_CODES.has(code)) return false;
+  return classifyCode(code, status).handling !== "resend_same";
+}
 
 export interface SecretLike {
   reveal(): string;
@@ -166,7 +187,7 @@ export class ApiCore {
     let rateRetries = 0;
     let resends = 0;
     for (;;) {
-      const permit = this.breaker.tryAcquire();
+      const permit = this.breaker.tryAcquire({ riskReducing: spec.riskReducing === true });
       if (!permit.ok) throw this.circuitOpen(spec, permit.retryAfterMs, attempts);
       attempts += 1;
 
@@ -211,7 +232,7 @@ export class ApiCore {
       const answer = this.readAnswer(res, attempts);
       const isAnswerStatus = spec.answerStatuses?.includes(res.status) ?? false;
       const serverFailure = res.status >= 500 && res.status !== 501 && !isAnswerStatus;
-      this.breaker.record(serverFailure, permit.probe);
+      this.breaker.record(breakerFailure(res.status, answer.error?.code, isAnswerStatus), permit.probe);
 
       if (res.status === 429) {
         const waitSec = answer.error?.retryAfterSec ?? answer.meta.retryAfterSec ?? r.defaultRetryAfterSec;

@@ -3,11 +3,13 @@
  *
  * - accepted  the order exists (OPEN, PARTIAL or FILLED);
  * - rejected  the platform answered and refused it: a 201 REJECTED result, a 2xx carrying a code,
- *             or a non-auth 4xx. Nothing was placed;
+ *             a refused batch entry, or a non-auth 4xx. Nothing was placed;
  * - unknown   the order may exist: a timeout, a connection lost after sending, a 5xx other than
- *             the "nothing recorded" ones (`exchange_unavailable`, `idempotency_race`, a bare 500)
- *             or a 2xx that cannot be read. The result carries `clientOrderId` / `orderHash` to look
- *             the order up (`orders.lookup`); it is never turned into a guessed reject.
+ *             the "nothing recorded" ones (`exchange_unavailable`, `idempotency_race`, a bare 500),
+ *             a 2xx that cannot be read, or any result, batch entry or 2xx coded answer whose code
+ *             the catalogue classes `unknown_outcome` (`idempotency_race`, `exchange_unavailable`,
+ *             `exchange_upstream_error`...). The result carries `clientOrderId` / `orderHash` to
+ *             look the order up (`orders.lookup`); it is never turned into a guessed reject.
  *
  * A thrown ApiError means the order was certainly NOT placed: circuit open, auth refusal, 429 still
  * answered after its waits, `not_implemented`, `shard_owner_unavailable` /
@@ -87,7 +89,8 @@ export interface PlaceUnknown extends PlaceIds {
 export type PlaceOutcome = PlaceAccepted | PlaceRejected | PlaceUnknown;
 
 export type PlaceBatchOutcome =
-  | { outcome: "answered"; entries: (PlaceAccepted | PlaceRejected)[]; meta: ResponseMeta }
+  /** One outcome per order, in request order; an entry whose code leaves it open is "unknown". */
+  | { outcome: "answered"; entries: PlaceOutcome[]; meta: ResponseMeta }
   | { outcome: "unknown"; entries: PlaceIds[]; lastError: ApiError; meta: ResponseMeta | undefined };
 
 function rejectedOf(ids: PlaceIds, e: ApiError, meta: ResponseMeta, result: RejectedPlacement | undefined): PlaceRejected {
@@ -105,8 +108,44 @@ function rejectedOf(ids: PlaceIds, e: ApiError, meta: ResponseMeta, result: Reje
   };
 }
 
-function fromPlacement(ids: PlaceIds, r: AcceptedPlacement | RejectedPlacement, status: number, meta: ResponseMeta): PlaceAccepted | PlaceRejected {
+/** Where an answer came from, to build the error of an unknown entry. */
+interface AnswerContext {
+  spec: CallSpec;
+  status: number;
+  attempts: number;
+  meta: ResponseMeta;
+}
+
+/** A code the catalogue classes `unknown_outcome`: the order may exist whatever the answer's shape. */
+function leavesOutcomeOpen(code: string, status: number): boolean {
+  return handlingOf(code, status) === "unknown_outcome";
+}
+
+function unknownFromCode(
+  ids: PlaceIds,
+  ctx: AnswerContext,
+  e: { code: string; message: string; details?: Record<string, unknown> | undefined },
+): PlaceUnknown {
+  const lastError = new ApiError({
+    source: "http",
+    status: ctx.status,
+    code: e.code,
+    message: e.message,
+    method: ctx.spec.method,
+    path: ctx.spec.path,
+    handling: "unknown_outcome",
+    attempts: ctx.attempts,
+    meta: ctx.meta,
+    ...(e.details !== undefined ? { details: e.details } : {}),
+    ...(ctx.meta.traceId !== undefined ? { traceId: ctx.meta.traceId } : {}),
+  });
+  return { ...ids, outcome: "unknown", lastError, meta: ctx.meta };
+}
+
+function fromPlacement(ids: PlaceIds, r: AcceptedPlacement | RejectedPlacement, ctx: AnswerContext): PlaceOutcome {
+  const { status, meta } = ctx;
   if (r.status === "REJECTED") {
+    if (leavesOutcomeOpen(r.code, status)) return unknownFromCode(ids, ctx, r);
     return {
       ...ids,
       outcome: "rejected",
@@ -154,8 +193,12 @@ export async function placeOrder(core: ApiCore, wallet: string | undefined, body
   }
   if (isSuccess(ex.status)) {
     const parsed = parseBody(placementResult, ex);
-    if (parsed.ok) return fromPlacement(ids, parsed.data, ex.status, ex.meta);
-    if (ex.error !== undefined) return rejectedOf(ids, answerError(spec, ex), ex.meta, undefined);
+    if (parsed.ok) return fromPlacement(ids, parsed.data, contextOf(spec, ex));
+    if (ex.error !== undefined) {
+      const e = answerError(spec, ex);
+      if (e.handling === "unknown_outcome") return { ...ids, outcome: "unknown", lastError: e, meta: ex.meta };
+      return rejectedOf(ids, e, ex.meta, undefined);
+    }
     return { ...ids, outcome: "unknown", lastError: schemaError(core, spec, ex, parsed.error, "unknown_outcome"), meta: ex.meta };
   }
   const e = answerError(spec, ex);
@@ -169,11 +212,18 @@ export async function placeOrder(core: ApiCore, wallet: string | undefined, body
   return { ...ids, outcome: "unknown", lastError: withHandling(e, "unknown_outcome"), meta: ex.meta };
 }
 
-function entryOutcome(ids: PlaceIds, entry: PlaceBatchEntry, status: number, meta: ResponseMeta): PlaceAccepted | PlaceRejected {
+function contextOf(spec: CallSpec, a: Answer): AnswerContext {
+  return { spec, status: a.status, attempts: a.attempts, meta: a.meta };
+}
+
+function entryOutcome(ids: PlaceIds, entry: PlaceBatchEntry, ctx: AnswerContext): PlaceOutcome {
+  const { status, meta } = ctx;
   if (entry.success === false) {
+    const entryIds: PlaceIds = { clientOrderId: entry.clientOrderId ?? ids.clientOrderId, orderHash: ids.orderHash };
+    // journal_intent_not_durable (resend_same) stays a rejected entry: nothing was recorded.
+    if (leavesOutcomeOpen(entry.code, status)) return unknownFromCode(entryIds, ctx, entry);
     return {
-      clientOrderId: entry.clientOrderId ?? ids.clientOrderId,
-      orderHash: ids.orderHash,
+      ...entryIds,
       outcome: "rejected",
       orderId: entry.orderId,
       code: entry.code,
@@ -185,7 +235,7 @@ function entryOutcome(ids: PlaceIds, entry: PlaceBatchEntry, status: number, met
       meta,
     };
   }
-  return fromPlacement(ids, entry, status, meta);
+  return fromPlacement(ids, entry, ctx);
 }
 
 export async function placeOrderBatch(
@@ -224,11 +274,13 @@ export async function placeOrderBatch(
   if (isSuccess(ex.status)) {
     const parsed = parseBody(placeBatchResult, ex);
     if (parsed.ok && parsed.data.results.length === bodies.length) {
-      const entries = parsed.data.results.map((entry, i) => entryOutcome(ids[i]!, entry, ex.status, ex.meta));
+      const ctx = contextOf(spec, ex);
+      const entries = parsed.data.results.map((entry, i) => entryOutcome(ids[i]!, entry, ctx));
       return { outcome: "answered", entries, meta: ex.meta };
     }
     if (!parsed.ok && ex.error !== undefined) {
       const e = answerError(spec, ex);
+      if (e.handling === "unknown_outcome") return { outcome: "unknown", entries: ids, lastError: e, meta: ex.meta };
       return { outcome: "answered", entries: ids.map((id) => rejectedOf(id, e, ex.meta, undefined)), meta: ex.meta };
     }
     const lastError = parsed.ok

@@ -107,10 +107,19 @@ export function asUint(value: unknown, what: string): bigint {
   throw new SigningError("invalid_field", `${what} must be a non-negative integer (decimal string)`);
 }
 
+/**
+ * The side code from a wire value: 0 / 1 (or "0" / "1", "BUY" / "SELL"). Anything else throws: a
+ * loose `Number(x)` would read "", null, [] or false as 0 and sign or verify a BUY nobody asked for.
+ */
+export function asSide(value: unknown, what: string): 0 | 1 {
+  if (value === 0 || value === "0" || value === "BUY") return 0;
+  if (value === 1 || value === "1" || value === "SELL") return 1;
+  throw new SigningError("invalid_field", `${what} must be 0 (BUY) or 1 (SELL)`);
+}
+
 /** Parse the wire form back into the struct plus its signature (used by the simulator and tests). */
 export function fromWire(wire: WireSignedOrder): SignedOrder {
-  const side = Number(wire.side);
-  if (side !== 0 && side !== 1) throw new SigningError("invalid_field", "order.side must be 0 (BUY) or 1 (SELL)");
+  const side = asSide(wire.side, "order.side");
   const feeRateBps = asUint(wire.feeRateBps, "order.feeRateBps");
   const signatureType = asUint(wire.signatureType, "order.signatureType");
   if (feeRateBps > BigInt(Number.MAX_SAFE_INTEGER)) throw new SigningError("invalid_field", "order.feeRateBps is too large");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ApiError, BreakerChange } from "../../src/api/index.js";
 import { CircuitBreaker } from "../../src/api/index.js";
 import { VirtualClock } from "../../src/core/clock.js";
-import { exampleContracts } from "../wire/fixtures.js";
+import { ORDER_ID, exampleContracts, examplePlaceBody } from "../wire/fixtures.js";
 import { envelope, json, rejectionOf, settle, timeout } from "./fake-transport.js";
 import { harness } from "./helpers.js";
 
@@ -162,5 +162,109 @@ describe("circuit breaker (spec 7.4 rule 4)", () => {
       b.release(true);
       expect(b.tryAcquire()).toEqual({ ok: true, probe: true });
     });
+  });
+
+  it("risk-reducing requests: cancels are never refused while open or half-open, and never take the probe", () => {
+    const clock = new VirtualClock();
+    const b = new CircuitBreaker(clock, { minRequests: 1 });
+    b.tryAcquire();
+    b.record(true, false);
+    expect(b.state()).toBe("open");
+    expect(b.tryAcquire({ riskReducing: true })).toEqual({ ok: true, probe: false });
+    expect(b.tryAcquire().ok).toBe(false);
+    expect(b.stats()).toMatchObject({ bypassed: 1, refused: 1 });
+    return clock.advance(60_000).then(() => {
+      expect(b.tryAcquire({ riskReducing: true })).toEqual({ ok: true, probe: false });
+      // The cancel's answer does not decide the half-open state; the probe slot is still free.
+      b.record(false, false);
+      expect(b.state()).toBe("half_open");
+      expect(b.tryAcquire()).toEqual({ ok: true, probe: true });
+      expect(b.tryAcquire({ riskReducing: true })).toEqual({ ok: true, probe: false });
+      expect(b.stats().bypassed).toBe(3);
+    });
+  });
+});
+
+describe("the breaker never stops cancels (quotes must be pullable when the platform struggles)", () => {
+  const cancelDone = () => json(200, { orderId: ORDER_ID, status: "CANCELLED", filledQty: "0", remainingQty: "0" });
+  const many = () => json(200, { cancelled: [ORDER_ID], notCancelled: [] });
+
+  async function opened() {
+    const h = oneShot();
+    for (let i = 0; i < 10; i++) {
+      h.transport.enqueue(FAIL());
+      await call(h);
+    }
+    expect(h.client.breaker.state()).toBe("open");
+    return h;
+  }
+
+  it("open circuit: cancel, cancel-batch and cancel-all are sent and answered; other calls are refused", async () => {
+    const h = await opened();
+    const sent = h.transport.requests.length;
+    h.transport.enqueue(cancelDone(), many(), many());
+    expect(await settle(h.clock, h.client.orders.cancel(ORDER_ID))).toMatchObject({ status: "done", final: "CANCELLED" });
+    expect(await settle(h.clock, h.client.orders.cancelBatch([ORDER_ID, "o-2"]))).toMatchObject({ status: "answered", cancelled: [ORDER_ID] });
+    expect(await settle(h.clock, h.client.orders.cancelAll())).toMatchObject({ status: "answered", cancelled: [ORDER_ID] });
+    expect(h.transport.paths().slice(sent)).toEqual(["POST /api/orders/cancel", "POST /api/orders/cancel-batch", "POST /api/orders/cancel-all"]);
+
+    expect(((await call(h)) as ApiError).code).toBe("circuit_open");
+    const place = (await rejectionOf(h.clock, h.client.orders.place(examplePlaceBody()))) as ApiError;
+    expect(place.code).toBe("circuit_open");
+    expect(h.transport.requests.length).toBe(sent + 3);
+    expect(h.client.breaker.stats()).toMatchObject({ state: "open", bypassed: 3, refused: 2 });
+  });
+
+  it("cancelUntilFinal completes through an open circuit", async () => {
+    const h = await opened();
+    h.transport.enqueue(
+      json(202, { status: "cancel_pending", code: "cancel_pending", orderId: ORDER_ID, message: "recorded", retryAfterSec: 5 }, { "retry-after": "5" }),
+      cancelDone(),
+    );
+    const report = await settle(h.clock, h.client.orders.cancelUntilFinal([ORDER_ID], { deadlineMs: 20_000 }));
+    expect(report).toMatchObject({ pending: [], deadlineReached: false, final: [{ orderId: ORDER_ID, status: "CANCELLED" }] });
+    expect(h.client.breaker.state()).toBe("open");
+  });
+
+  it("while closed, a cancel's 5xx and transport failures still count in the window", async () => {
+    const h = oneShot();
+    h.transport.enqueue(envelope(500, "internal"), timeout());
+    await settle(h.clock, h.client.orders.cancel(ORDER_ID));
+    await settle(h.clock, h.client.orders.cancel(ORDER_ID));
+    expect(h.client.breaker.stats()).toMatchObject({ state: "closed", windowTotal: 2, windowFailures: 2, bypassed: 0 });
+  });
+});
+
+describe("answers that are not failures of the platform", () => {
+  it("a burst of busy 503s on places (resend_same codes) does not open the circuit", async () => {
+    const h = harness({ retry: { maxAttempts: 1, maxResends: 0 } });
+    for (let i = 0; i < 12; i++) {
+      h.transport.enqueue(
+        i % 2 === 0
+          ? envelope(503, "trading_temporarily_unavailable", "busy", { retryable: true, retryAfterSec: 1 })
+          : envelope(503, "shard_owner_unavailable", "restarting", {}, { "retry-after": "2" }),
+      );
+      const e = (await rejectionOf(h.clock, h.client.orders.place(examplePlaceBody()))) as ApiError;
+      expect(e.handling).toBe("resend_same");
+    }
+    expect(h.client.breaker.stats()).toMatchObject({ state: "closed", windowTotal: 12, windowFailures: 0 });
+  });
+
+  it("cancel_unanswered (503) is not a failure", async () => {
+    const h = oneShot();
+    for (let i = 0; i < 12; i++) {
+      h.transport.enqueue(envelope(503, "cancel_unanswered", "older node", {}, { "retry-after": "5" }));
+      expect((await settle(h.clock, h.client.orders.cancel(ORDER_ID))).status).toBe("pending");
+    }
+    expect(h.client.breaker.stats()).toMatchObject({ state: "closed", windowTotal: 12, windowFailures: 0 });
+  });
+
+  it("unknown-outcome 5xx codes still are failures", async () => {
+    const h = harness({ retry: { maxAttempts: 1, maxResends: 0 } });
+    for (let i = 0; i < 10; i++) {
+      h.transport.enqueue(envelope(503, i % 2 === 0 ? "exchange_unavailable" : "idempotency_race"));
+      expect((await settle(h.clock, h.client.orders.place(examplePlaceBody()))).outcome).toBe("unknown");
+    }
+    expect(h.client.breaker.state()).toBe("open");
   });
 });

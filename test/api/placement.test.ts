@@ -121,6 +121,24 @@ describe("business rejects are results, not exceptions", () => {
     expect(out).toMatchObject({ outcome: "rejected", code: "insufficient_funds", handling: "business_reject" });
   });
 
+  it("a 2xx carrying an unknown-outcome code is unknown, not rejected (the order may exist)", async () => {
+    const { clock, transport, client } = harness();
+    transport.enqueue(json(200, { code: "idempotency_race", message: "race on clientOrderId" }));
+    const out = await settle(clock, client.orders.place(examplePlaceBody(), { orderHash: ORDER_HASH }));
+    expect(out.outcome).toBe("unknown");
+    if (out.outcome !== "unknown") return;
+    expect(out).toMatchObject({ clientOrderId: COID, orderHash: ORDER_HASH });
+    expect(out.lastError).toMatchObject({ code: "idempotency_race", handling: "unknown_outcome", status: 200 });
+    expect(transport.requests).toHaveLength(1);
+  });
+
+  it("a 201 REJECTED result whose code leaves the outcome open is unknown", async () => {
+    const { clock, transport, client } = harness();
+    transport.enqueue(json(201, exampleRejectedPlacement({ code: "exchange_upstream_error", message: "unstructured reply", details: undefined })));
+    const out = await settle(clock, client.orders.place(examplePlaceBody(), { orderHash: ORDER_HASH }));
+    expect(out).toMatchObject({ outcome: "unknown", clientOrderId: COID, orderHash: ORDER_HASH, lastError: { code: "exchange_upstream_error", handling: "unknown_outcome" } });
+  });
+
   it("400 with a REJECTED placement body keeps the body (floor notional) and says fix_request", async () => {
     const { clock, transport, client } = harness();
     transport.enqueue(json(400, exampleRejectedPlacement()));
@@ -183,6 +201,64 @@ describe("place-batch", () => {
     expect(out.entries[2]).toMatchObject({ code: "journal_intent_not_durable", handling: "resend_same", orderHash: "0x03" });
     expect(out.entries[1]).toMatchObject({ code: "market_not_open", handling: "business_reject" });
     expect(JSON.parse(transport.requests[0]!.body!).orders).toHaveLength(3);
+  });
+
+  it("entries whose code leaves the outcome open (unknown_outcome) are unknown, with their ids; resend_same and business refusals stay rejected", async () => {
+    const { clock, transport, client } = harness();
+    const five = [...bodies, examplePlaceBody({ clientOrderId: "c-4" }), examplePlaceBody({ clientOrderId: "c-5" })];
+    transport.enqueue(
+      json(201, {
+        results: [
+          { success: false, code: "idempotency_race", message: "race", clientOrderId: "c-1" },
+          { success: false, code: "exchange_unavailable", message: "upstream down", status: "REJECTED" },
+          { success: false, code: "exchange_upstream_error", message: "bad gateway", details: { upstream: { status: 502 } } },
+          { success: false, code: "journal_intent_not_durable", message: "busy", details: { retryable: true } },
+          { success: false, code: "market_not_open", message: "closed" },
+        ],
+      }),
+    );
+    const out = await settle(clock, client.orders.placeBatch(five, { orderHashes: ["0x01", "0x02", "0x03", "0x04", "0x05"] }));
+    expect(transport.requests).toHaveLength(1);
+    expect(out.outcome).toBe("answered");
+    if (out.outcome !== "answered") return;
+    expect(out.entries.map((e) => e.outcome)).toEqual(["unknown", "unknown", "unknown", "rejected", "rejected"]);
+    expect(out.entries.map((e) => [e.clientOrderId, e.orderHash])).toEqual([
+      ["c-1", "0x01"],
+      ["c-2", "0x02"],
+      ["c-3", "0x03"],
+      ["c-4", "0x04"],
+      ["c-5", "0x05"],
+    ]);
+    const codes = ["idempotency_race", "exchange_unavailable", "exchange_upstream_error"];
+    out.entries.slice(0, 3).forEach((e, i) => {
+      expect(e.outcome).toBe("unknown");
+      if (e.outcome !== "unknown") return;
+      expect(e.lastError).toBeInstanceOf(ApiError);
+      expect(e.lastError).toMatchObject({ code: codes[i], handling: "unknown_outcome", status: 201, path: "/api/orders/place-batch" });
+    });
+    expect(out.entries[2]).toMatchObject({ lastError: { details: { upstream: { status: 502 } } } });
+    expect(out.entries[3]).toMatchObject({ outcome: "rejected", code: "journal_intent_not_durable", handling: "resend_same" });
+    expect(out.entries[4]).toMatchObject({ outcome: "rejected", code: "market_not_open", handling: "business_reject" });
+    expect(clock.pending()).toBe(0);
+  });
+
+  it("a 2xx carrying an unknown-outcome code for the whole batch leaves every order unknown", async () => {
+    const { clock, transport, client } = harness();
+    transport.enqueue(json(200, { code: "exchange_unavailable", message: "upstream down" }));
+    const out = await settle(clock, client.orders.placeBatch(bodies, { orderHashes: ["0x01", "0x02", "0x03"] }));
+    expect(out.outcome).toBe("unknown");
+    if (out.outcome !== "unknown") return;
+    expect(out.entries).toEqual([
+      { clientOrderId: "c-1", orderHash: "0x01" },
+      { clientOrderId: "c-2", orderHash: "0x02" },
+      { clientOrderId: "c-3", orderHash: "0x03" },
+    ]);
+    expect(out.lastError).toMatchObject({ code: "exchange_unavailable", handling: "unknown_outcome" });
+
+    transport.enqueue(json(200, { code: "insufficient_funds", message: "balance too low" }));
+    const refused = await settle(clock, client.orders.placeBatch(bodies));
+    expect(refused.outcome).toBe("answered");
+    if (refused.outcome === "answered") expect(refused.entries.map((e) => e.outcome)).toEqual(["rejected", "rejected", "rejected"]);
   });
 
   it("a 500 leaves every order of the batch unknown, with its ids; not retried", async () => {

@@ -3,6 +3,7 @@ import { privateKeyToAddress } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import {
   RecoveryCache,
+  SigningError,
   WalletSigner,
   fromWire,
   isCanonicalSignature,
@@ -115,5 +116,26 @@ describe("order signature recovery", () => {
     expect(() => fromWire({ ...wire, side: 2 })).toThrow(/side/);
     expect(() => fromWire({ ...wire, makerAmount: "1.5" })).toThrow(/makerAmount/);
     expect(() => fromWire({ ...wire, maker: "0x12" })).toThrow(/maker/);
+  });
+
+  it("fromWire reads only 0/1 (or \"0\"/\"1\", BUY/SELL) as a side, never a falsy value as BUY", async () => {
+    const { order, signature } = await signed(500);
+    const wire = toWire({ ...order, signature });
+    for (const bad of ["", null, [], false, true, " 0", "0x0", "00", 0.0001, 2, -1, "buy", undefined, {}]) {
+      const e = (() => {
+        try {
+          fromWire({ ...wire, side: bad as number });
+        } catch (err) {
+          return err;
+        }
+        return undefined;
+      })();
+      expect(e, `side ${JSON.stringify(bad)}`).toBeInstanceOf(SigningError);
+      expect((e as SigningError).code).toBe("invalid_field");
+      expect((e as SigningError).message).toContain("order.side");
+    }
+    for (const [good, side] of [[0, 0], [1, 1], ["0", 0], ["1", 1], ["BUY", 0], ["SELL", 1]] as const) {
+      expect(fromWire({ ...wire, side: good as unknown as number }).side).toBe(side);
+    }
   });
 });

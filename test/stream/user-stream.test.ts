@@ -166,11 +166,17 @@ describe("UserStream: connect and subscribe", () => {
     expect(() => new UserStream({ ...base, apiKey: " " })).toThrow(/apiKey/);
     expect(() => new UserStream({ ...base, backoff: { factor: 0.5 } })).toThrow(/backoff.factor/);
     expect(() => new UserStream({ ...base, heartbeat: { deadAfterMs: 0 } })).toThrow(/heartbeat.deadAfterMs/);
-    try {
-      new UserStream({ ...base, wallet: "nope" });
-    } catch (e) {
-      expect(String(e)).not.toContain(API_KEY);
-    }
+    let thrown: unknown;
+    expect(() => {
+      try {
+        new UserStream({ ...base, wallet: "nope" });
+      } catch (e) {
+        thrown = e;
+        throw e;
+      }
+    }).toThrow(/wallet/);
+    expect(String(thrown)).not.toContain(API_KEY);
+    expect(JSON.stringify(thrown)).not.toContain(API_KEY);
   });
 });
 
