@@ -14,8 +14,8 @@
  * on the economics (market, outcome, side, price, qty, fee, or two known roles), the answer is
  * `conflict` with the previous record so the caller can correct inventory (`replaceFill`). Which
  * source arrives first never changes the ledger. A `merged` record may carry a new `ts` (trade time
- * instead of frame time): inventory may keep the old one, which can only move PnL between realised
- * and unrealised, never their sum.
+ * instead of frame time): inventory must take it (Inventory.applyLedgerResult), because the new
+ * time can fall before the start-up anchor, where the trade is already in the anchored figures.
  *
  * Recovery. `/api/me/trades` is pulled newest first down to `lastTradeCursor(wallet)`, the newest
  * trade any pull has returned (stream fills do not advance it: a fill seen on the stream says
@@ -26,7 +26,7 @@
 import { ONE, parseMicros, type Micros } from "../core/money.js";
 import type { Side } from "../core/amounts.js";
 import type { UserFillFrame } from "../wire/frames.js";
-import type { MyTrade, Trade } from "../wire/orders.js";
+import { placementTradeRow, type MyTrade } from "../wire/orders.js";
 
 export type FillRoleView = "maker" | "taker" | "unknown";
 export type FillSource = "stream" | "trades_pull" | "order_read" | "placement";
@@ -316,38 +316,71 @@ export interface OwnOrderRef {
   clientOrderId?: string;
   outcome: number;
   side: Side;
+  /** Our order's market: used when a placement trade row does not carry a readable `marketId`. */
+  marketId?: string;
 }
+
+/** Why a taker-centric trade row gave no fill. */
+export type OrderTradeSkip = "not_ours" | "unreadable";
 
 /**
  * A taker-centric trade row (placement `trades[]`, `GET /orders/{id}/fills`) seen from our order.
  * As taker the row is ours as is. As maker, side/outcome/price are the taker's: our side and outcome
  * are our order's, and the price is the row's when the taker traded our outcome, else its
  * complement (binary markets: a NO bid at 1 - p matches a YES buy at p); the row's fee is the
- * taker's, so ours is 0. Undefined when the row names neither side as our order.
+ * taker's, so ours is 0. Rows are read best effort (placementTradeRow): a row that names neither
+ * side as our order is "not_ours"; one without what the fill needs (id, quantity, price, time, our
+ * order id; as taker the fee; as maker the taker's outcome) is "unreadable" and left to the trades
+ * pull. Outcome and side a taker row lacks are our order's; a missing market is the order's.
  */
-export function fillFromOrderTrade(
-  wallet: string,
-  trade: Trade,
-  order: OwnOrderRef,
-  source: "placement" | "order_read",
-): Fill | undefined {
-  const taker = trade.takerOrderId === order.orderId;
-  if (!taker && trade.makerOrderId !== order.orderId) return undefined;
-  const price = parseMicros(trade.price);
+export function readOrderTrade(wallet: string, row: unknown, order: OwnOrderRef, source: "placement" | "order_read"): Fill | OrderTradeSkip {
+  const p = placementTradeRow.safeParse(row);
+  if (!p.success) return "unreadable";
+  const t = p.data;
+  const taker = t.takerOrderId === order.orderId;
+  if (!taker && t.makerOrderId !== order.orderId) return t.takerOrderId === undefined || t.makerOrderId === undefined ? "unreadable" : "not_ours";
+  const ts = t.createdAt === undefined ? Number.NaN : Date.parse(t.createdAt);
+  const marketId = t.marketId ?? order.marketId;
+  if (t.price === undefined || Number.isNaN(ts) || marketId === undefined) return "unreadable";
+  if (taker ? t.fee === undefined : t.outcome === undefined) return "unreadable";
+  const price = parseMicros(t.price);
   const f: Fill = {
-    tradeId: trade.id,
+    tradeId: t.id,
     wallet: wallet.toLowerCase(),
     orderId: order.orderId,
-    marketId: trade.marketId,
-    outcome: taker ? trade.outcome : order.outcome,
-    side: taker ? trade.side : order.side,
-    price: taker || trade.outcome === order.outcome ? price : ONE - price,
-    qty: parseMicros(trade.quantity),
-    fee: taker ? parseMicros(trade.fee) : 0n,
+    marketId,
+    outcome: taker ? (t.outcome ?? order.outcome) : order.outcome,
+    side: taker ? (t.side ?? order.side) : order.side,
+    price: taker || t.outcome === order.outcome ? price : ONE - price,
+    qty: parseMicros(t.quantity),
+    fee: taker ? parseMicros(t.fee ?? "0") : 0n,
     role: taker ? "taker" : "maker",
-    ts: parseTs(trade.createdAt),
+    ts,
     source,
   };
   if (order.clientOrderId !== undefined) f.clientOrderId = order.clientOrderId;
   return f;
+}
+
+/** readOrderTrade as a Fill or undefined (not ours, or unreadable: see readOrderTrades to count those). */
+export function fillFromOrderTrade(wallet: string, trade: unknown, order: OwnOrderRef, source: "placement" | "order_read"): Fill | undefined {
+  const f = readOrderTrade(wallet, trade, order, source);
+  return typeof f === "string" ? undefined : f;
+}
+
+/** Every row of a placement's `trades[]` (or an order's fills): the fills, and how many rows could not be read. */
+export function readOrderTrades(
+  wallet: string,
+  rows: readonly unknown[],
+  order: OwnOrderRef,
+  source: "placement" | "order_read",
+): { fills: Fill[]; notOurs: number; unreadable: number } {
+  const out = { fills: [] as Fill[], notOurs: 0, unreadable: 0 };
+  for (const row of rows) {
+    const f = readOrderTrade(wallet, row, order, source);
+    if (f === "unreadable") out.unreadable++;
+    else if (f === "not_ours") out.notOurs++;
+    else out.fills.push(f);
+  }
+  return out;
 }

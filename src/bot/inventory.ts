@@ -25,14 +25,19 @@
  *
  * Anchoring. A daemon that starts with holdings `anchor`s each wallet to `/api/me/positions` and
  * `/api/me/balances` read at a server time: fills stamped at or before it are already in those
- * figures and are ignored here.
+ * figures and are ignored here. A stream fill is stamped with its frame's send time, later than the
+ * trade, so a trade just before the anchor can arrive stamped after it; the trades pull then gives
+ * its real time (the ledger `merged`s the record). Applying a fill whose key is already applied but
+ * whose record differs (time or economics) is therefore a correction: the old record is taken out
+ * and the new one applied afresh, anchor test included, so such a trade ends up counted once, in
+ * the anchor's figures. `applyLedgerResult` feeds every ledger answer through that rule.
  *
  * The per-position fold (average cost, settlement, summary) is in inventory-position.ts; the
  * comparison with the platform's figures in inventory-drift.ts.
  */
 import { ONE, SCALE, divRound, parseMicros, type Micros } from "../core/money.js";
 import type { Balances, Position } from "../wire/portfolio.js";
-import { compareFills, fillKey } from "./fill-ledger.js";
+import { compareFills, fillKey, type AddResult } from "./fill-ledger.js";
 import { driftReport, type DriftReport } from "./inventory-drift.js";
 import { emptyPos, floorMicros, foldFill, posKey, refoldPosition, summarise, type InventoryFill, type Pos, type PositionSummary, type Settlement } from "./inventory-position.js";
 import type { PositionView } from "./quotes.js";
@@ -65,6 +70,8 @@ export interface InventoryCounters {
   fills: number;
   duplicates: number;
   preAnchor: number;
+  /** Applied fills replaced by a corrected record of the same key (new time or economics). */
+  corrected: number;
   driftChecks: number;
   driftRecords: number;
 }
@@ -92,14 +99,23 @@ export class Inventory {
   private readonly tradeCash = new Map<string, Micros>();
   private readonly settlements = new Map<string, Settlement>();
   private readonly anchors = new Map<string, { ts: number; cash?: Micros }>();
-  readonly counters: InventoryCounters = { fills: 0, duplicates: 0, preAnchor: 0, driftChecks: 0, driftRecords: 0 };
+  readonly counters: InventoryCounters = { fills: 0, duplicates: 0, preAnchor: 0, corrected: 0, driftChecks: 0, driftRecords: 0 };
 
-  /** Apply one fill; false when it was already applied (same key) or predates the wallet's anchor. */
+  /**
+   * Apply one fill; false when it was already applied as is (same key and record) or predates the
+   * wallet's anchor. A known key with a different record (a corrected time, or economics) replaces
+   * the applied one and is judged afresh against the anchor.
+   */
   applyFill(f: InventoryFill): boolean {
     const key = fillKey(f);
     if (this.seen.has(key)) {
-      this.counters.duplicates++;
-      return false;
+      const applied = this.applied(f, key);
+      if (applied === undefined || sameFill(applied, f)) {
+        this.counters.duplicates++;
+        return false;
+      }
+      this.counters.corrected++;
+      this.removeFill(applied);
     }
     const wallet = f.wallet.toLowerCase();
     const anchor = this.anchors.get(wallet);
@@ -143,6 +159,29 @@ export class Inventory {
   replaceFill(previous: InventoryFill, next: InventoryFill): void {
     this.removeFill(previous);
     this.applyFill(next);
+  }
+
+  /**
+   * What a FillLedger.add answer means here: `added` is applied, `merged` / `conflict` replace the
+   * record applied before (a better source's time can move a fill to before the anchor, or its
+   * economics differ), `duplicate` changes nothing. True when the fill is now counted anew.
+   */
+  applyLedgerResult(r: Pick<AddResult, "status" | "fill">): boolean {
+    if (r.status === "duplicate") return false;
+    return this.applyFill(r.fill);
+  }
+
+  private applied(f: InventoryFill, key: string): InventoryFill | undefined {
+    return this.pos.get(posKey(f.wallet.toLowerCase(), f.marketId, f.outcome))?.fills.find((x) => fillKey(x) === key) ?? this.findApplied(key);
+  }
+
+  /** The applied record of a key whose position (market / outcome) the new record disagrees on. */
+  private findApplied(key: string): InventoryFill | undefined {
+    for (const p of this.pos.values()) {
+      const hit = p.fills.find((x) => fillKey(x) === key);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
   }
 
   /** The wallet's holdings and cash as read from the platform at server time `ts`. */
@@ -270,4 +309,8 @@ export class Inventory {
   private refold(p: Pos): void {
     refoldPosition(p, this.settlements.get(p.marketId));
   }
+}
+
+function sameFill(a: InventoryFill, b: InventoryFill): boolean {
+  return a.ts === b.ts && a.marketId === b.marketId && a.outcome === b.outcome && a.side === b.side && a.price === b.price && a.qty === b.qty && a.fee === b.fee;
 }

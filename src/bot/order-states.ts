@@ -14,12 +14,22 @@
  *   cancel_pending    the platform recorded the cancel without an answer (202): repeat after Retry-After
  *   filled, cancelled, expired, rejected   terminal
  *
+ * "Not recorded" is a soft ending. A lookup that answers 404 ends an unknown order as `rejected`
+ * with rejectCode `not_recorded`, but the platform can still record it afterwards (it re-sends a
+ * place itself for up to ~6 s on shard_owner_unavailable; idempotency_race means a request with
+ * that id may still be in flight). Such an order follows NOT_RECORDED_TRANSITIONS instead of the
+ * `rejected` row: authoritative platform evidence (a read or lookup hit, a frame, a fill, a late
+ * placement answer) moves it to what the platform says, counted as `resurrected`; a platform
+ * REJECTED makes it final. Any other reject (a business reject, send_failed) stays final. The tracker only concludes "not recorded"
+ * from a lookup made long enough after the last send (TrackerOptions.notRecordedAfterMs).
+ *
  * Targets: a state; "same" (benign, nothing changes: duplicate or older evidence); "late" (evidence
  * that arrives after the order is terminal: never applied to the state, counted, fill quantities
  * still merged); "live" (back to open/partial by the fill total, after a cancel attempt that
  * recorded nothing). A missing entry is an IMPOSSIBLE transition: refused and counted.
  *
- * Terminal corrections. Terminal is final, with one exception the platform itself defines: a cancel
+ * Terminal corrections. Terminal is final, except the soft "not recorded" ending above and one
+ * exception the platform itself defines: a cancel
  * outcome is CANCELLED or FILLED (spec 3.3) and `originalQuantity - remainingQty` of order_cancelled /
  * order_expired is not a final total (spec 6). So cancelled/expired -> filled is allowed, but only on
  * an authoritative answer (an order read, or the cancel call's own 200 FILLED), never on a frame.
@@ -60,6 +70,10 @@ export const ORDER_EVENTS = [
   "ack_filled",
   "ack_rejected",
   "ack_unknown",
+  // accepted, but the answer's orderStatus says the order already ended within the call
+  // (PARTIAL + orderStatus CANCELLED: an IOC remainder or a self-trade stop; docs/spec-gaps.md)
+  "ack_cancelled",
+  "ack_expired",
   // platform evidence from frames and trade rows
   "placed",
   "fill",
@@ -111,6 +125,8 @@ const ACKS_BEFORE_ACK = {
   ack_partial: "partial",
   ack_filled: "filled",
   ack_rejected: "rejected",
+  ack_cancelled: "cancelled",
+  ack_expired: "expired",
 } as const satisfies TransitionRow;
 
 /** Resting order, whether or not it has filled yet. */
@@ -118,6 +134,8 @@ const RESTING = {
   ack_open: "same",
   ack_partial: "live",
   ack_filled: "filled",
+  ack_cancelled: "cancelled",
+  ack_expired: "expired",
   ack_unknown: "same",
   placed: "same",
   fill: "live",
@@ -137,6 +155,8 @@ const CANCELLING = {
   ack_open: "same",
   ack_partial: "same",
   ack_filled: "filled",
+  ack_cancelled: "cancelled",
+  ack_expired: "expired",
   ack_unknown: "same",
   placed: "same",
   fill: "same",
@@ -163,6 +183,8 @@ const AFTER_TERMINAL = {
   ack_filled: "late",
   ack_rejected: "late",
   ack_unknown: "same",
+  ack_cancelled: "late",
+  ack_expired: "late",
   placed: "late",
   fill: "late",
   filled: "late",
@@ -210,6 +232,7 @@ export const TRANSITIONS: Readonly<Record<OrderState, Readonly<TransitionRow>>> 
   filled: { ...AFTER_TERMINAL, ack_filled: "same", fill: "same", filled: "same", cancel_filled: "same", read_filled: "same" },
   cancelled: {
     ...AFTER_TERMINAL,
+    ack_cancelled: "same",
     cancelled: "same",
     cancel_cancelled: "same",
     read_cancelled: "same",
@@ -218,6 +241,7 @@ export const TRANSITIONS: Readonly<Record<OrderState, Readonly<TransitionRow>>> 
   },
   expired: {
     ...AFTER_TERMINAL,
+    ack_expired: "same",
     expired: "same",
     read_expired: "same",
     cancel_filled: "filled",
@@ -233,7 +257,27 @@ export const TRANSITIONS: Readonly<Record<OrderState, Readonly<TransitionRow>>> 
   },
 };
 
-export function targetOf(state: OrderState, event: OrderEventKind): Target | undefined {
+/** rejectCode of an order ended by a lookup that did not find it: the soft ending (see header). */
+export const NOT_RECORDED = "not_recorded";
+
+/**
+ * The row of a `rejected` order whose rejectCode is NOT_RECORDED. Evidence that the platform has
+ * the order moves it to what that evidence says (like an order not yet acknowledged); a platform
+ * rejection makes the reject final; what only repeats "not recorded" changes nothing.
+ */
+export const NOT_RECORDED_TRANSITIONS: Readonly<TransitionRow> = {
+  ...AFTER_TERMINAL,
+  ...ACKS_BEFORE_ACK,
+  ...EVIDENCE_BEFORE_ACK,
+  ...READS_BEFORE_ACK,
+  send_failed: "same",
+  ack_unknown: "same",
+  lookup_not_found: "same",
+};
+
+/** `notRecorded`: the order is `rejected` with rejectCode NOT_RECORDED (NOT_RECORDED_TRANSITIONS). */
+export function targetOf(state: OrderState, event: OrderEventKind, notRecorded = false): Target | undefined {
+  if (notRecorded && state === "rejected") return NOT_RECORDED_TRANSITIONS[event];
   return TRANSITIONS[state][event];
 }
 
@@ -295,7 +339,26 @@ export function frameEventOf(status: OrderStatus): OrderEventKind {
   }
 }
 
-export function ackEventOf(status: "OPEN" | "PARTIAL" | "FILLED" | "REJECTED"): OrderEventKind {
+/**
+ * The event of a placement answer. An accepted answer whose `orderStatus` says the order already
+ * ended (docs/spec-gaps.md: partly filled then ended is PARTIAL + orderStatus CANCELLED) is that
+ * ending. An accepted order the platform reports REJECTED after trading is treated as cancelled:
+ * it rests nowhere, and its fill total is what the answer reports.
+ */
+export function ackEventOf(status: "OPEN" | "PARTIAL" | "FILLED" | "REJECTED", orderStatus?: OrderStatus | null): OrderEventKind {
+  if (status !== "REJECTED") {
+    switch (orderStatus) {
+      case "FILLED":
+        return "ack_filled";
+      case "CANCELLED":
+      case "REJECTED":
+        return "ack_cancelled";
+      case "EXPIRED":
+        return "ack_expired";
+      default:
+        break;
+    }
+  }
   switch (status) {
     case "OPEN":
       return "ack_open";
@@ -311,12 +374,15 @@ export function ackEventOf(status: "OPEN" | "PARTIAL" | "FILLED" | "REJECTED"): 
 /**
  * Events that settle a terminal order's final fill total: an order read (spec 4.6 "final status,
  * including the final fill total"), an answer that can only mean "all of it" (FILLED) or "none of
- * it" (REJECTED, never recorded). A frame or a 200 CANCELLED is not among them (spec 6).
+ * it" (REJECTED, never recorded), a placement answer for an order that ended within the call (its
+ * filledQty is all it will ever fill). A frame or a 200 CANCELLED is not among them (spec 6).
  */
 export const FINAL_TOTAL_EVENTS: ReadonlySet<OrderEventKind> = new Set<OrderEventKind>([
   "send_failed",
   "ack_filled",
   "ack_rejected",
+  "ack_cancelled",
+  "ack_expired",
   "cancel_filled",
   "read_filled",
   "read_cancelled",

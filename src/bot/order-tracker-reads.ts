@@ -46,7 +46,9 @@ function liveStateOf(r: Rec): LiveOrder["state"] {
     case "cancel_pending":
       return "cancelling";
     case "unknown":
-      // After a cancel answered 404/409 the order is terminal or gone: it must not hold a slot.
+      // After a cancel answered 404/409 the order is probably terminal, but until a read says so
+      // it may still rest: "cancelling" (never cancelled again; its remaining size still counts
+      // against its slot in the reconciler).
       return r.cancelRequested ? "cancelling" : "pending";
     default:
       return "pending";
@@ -66,18 +68,33 @@ export function cancellable(r: Rec | undefined, nowMs: number): boolean {
   return r.state === "cancel_pending" && (r.cancelRetryAtMs === undefined || nowMs >= r.cancelRetryAtMs);
 }
 
-/** What to read (by id or lookup) or re-cancel now. */
-export function readNeedsOf(records: Iterable<Rec>, nowMs: number): ReadNeed[] {
+/**
+ * What to read (by id or lookup) or re-cancel now. An order waiting after an early lookup 404
+ * (`nextReadAtMs`) is left out until then; an unknown order looked up carries `conclusiveAtMs`.
+ */
+export function readNeedsOf(records: Iterable<Rec>, nowMs: number, notRecordedAfterMs?: number): ReadNeed[] {
   const out: ReadNeed[] = [];
   for (const r of records) {
     let reason = r.needsRead;
     if (r.state === "cancel_pending" && r.cancelRetryAtMs !== undefined && nowMs >= r.cancelRetryAtMs) reason ??= "cancel_retry";
     if (reason === undefined) continue;
+    if (r.nextReadAtMs !== undefined && nowMs < r.nextReadAtMs) continue;
     const need: ReadNeed = { clientOrderId: r.clientOrderId, orderHash: r.orderHash, reason, via: r.orderId === undefined ? "lookup" : "id" };
     if (r.orderId !== undefined) need.orderId = r.orderId;
+    if (r.state === "unknown" && need.via === "lookup" && notRecordedAfterMs !== undefined) need.conclusiveAtMs = r.lastSentAtMs + notRecordedAfterMs;
     out.push(need);
   }
   return out;
+}
+
+/** Earliest future time a waiting read (early 404, cancel Retry-After) becomes due. */
+export function nextReadDueOf(records: Iterable<Rec>): number | undefined {
+  let due: number | undefined;
+  for (const r of records) {
+    const at = r.state === "unknown" ? r.nextReadAtMs : r.state === "cancel_pending" ? r.cancelRetryAtMs : undefined;
+    if (at !== undefined && (due === undefined || at < due)) due = at;
+  }
+  return due;
 }
 
 /** Orders whose reported fill total exceeds the trades seen. */

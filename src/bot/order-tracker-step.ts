@@ -3,9 +3,11 @@
  * table of order-states.ts, with the ordering, fill-total and needs-read rules listed in the header
  * of order-tracker.ts. Pure: the record and the overfill counter are the only things it touches.
  */
-import { maxMicros, minMicros, type Micros } from "../core/money.js";
+import { maxMicros, minMicros, parseMicros, type Micros } from "../core/money.js";
+import { placementTradeRow } from "../wire/orders.js";
 import {
   FINAL_TOTAL_EVENTS,
+  NOT_RECORDED,
   STATE_RANK,
   isTerminal,
   targetOf,
@@ -28,12 +30,21 @@ export interface StepOpts {
   rejectCode?: string;
 }
 
-/** Where a fill report above the order's size is counted. */
-export type OverfillCounter = Pick<TrackerCounters, "overfill">;
+/** Where a fill report above the order's size (and a resurrection) is counted. */
+export type OverfillCounter = Pick<TrackerCounters, "overfill"> & Partial<Pick<TrackerCounters, "resurrected">>;
+
+/** rejectCode given to a not-recorded order that the platform itself reports rejected: final. */
+const PLATFORM_REJECTED = "platform_rejected";
+
+/** Ended by a lookup that did not find it: the soft ending of order-states.ts. */
+export function isNotRecorded(r: Pick<TrackedOrder, "state" | "rejectCode">): boolean {
+  return r.state === "rejected" && r.rejectCode === NOT_RECORDED;
+}
 
 export function stepOrder(r: Rec, ev: OrderEventKind, o: StepOpts, counters: OverfillCounter): Transition {
   const from = r.state;
-  const target = targetOf(from, ev);
+  const notRecorded = isNotRecorded(r);
+  const target = targetOf(from, ev, notRecorded);
   const base = { event: ev, clientOrderId: r.clientOrderId, orderId: r.orderId, from };
   if (target === undefined) return { ...base, outcome: "impossible", to: from, message: `${ev} is impossible in ${from}` };
   // Fill reports are facts whatever the state: the total only grows, capped at the size.
@@ -44,17 +55,29 @@ export function stepOrder(r: Rec, ev: OrderEventKind, o: StepOpts, counters: Ove
   }
   let to = target === "same" ? from : target === "live" ? liveState(r) : target;
   if (to === "open" && r.filledQty > 0n) to = "partial";
-  const stale = o.ts !== undefined && r.lastServerTs !== null && o.ts < r.lastServerTs;
+  // The platform has an order we concluded it never recorded: the lookup raced it. Whatever the
+  // stamps say (the 404's stamp said nothing about the order), the evidence wins.
+  const resurrected = notRecorded && to !== "rejected";
+  const stale = !resurrected && o.ts !== undefined && r.lastServerTs !== null && o.ts < r.lastServerTs;
   // Terminal answers are timeless; "unknown" only ever asks for a read, so it is never dropped.
   if (stale && to !== from && !isTerminal(to) && to !== "unknown" && STATE_RANK[to] <= STATE_RANK[from]) {
     return { ...base, outcome: "stale", to: from, message: `stamped ${o.ts} < ${r.lastServerTs}` };
   }
-  if (o.ts !== undefined && (r.lastServerTs === null || o.ts > r.lastServerTs)) r.lastServerTs = o.ts;
+  if (resurrected) {
+    r.lastServerTs = o.ts ?? r.lastServerTs;
+    r.finalConfirmed = false;
+    delete r.rejectCode;
+    if (counters.resurrected !== undefined) counters.resurrected++;
+  } else if (o.ts !== undefined && (r.lastServerTs === null || o.ts > r.lastServerTs)) r.lastServerTs = o.ts;
   r.state = to;
+  if (to !== "unknown" || from !== "unknown") delete r.nextReadAtMs;
   if (isTerminal(to)) {
     if (FINAL_TOTAL_EVENTS.has(ev)) r.finalConfirmed = true;
     if (to === "filled") r.filledQty = r.size;
-    if (to === "rejected" && o.rejectCode !== undefined) r.rejectCode = o.rejectCode;
+    // The first reject's code stays, unless the platform itself answers with one (it may harden
+    // a not-recorded ending); a repeat of "nothing recorded" says nothing new.
+    if (to === "rejected" && o.rejectCode !== undefined && (from !== "rejected" || ev === "ack_rejected")) r.rejectCode = o.rejectCode;
+    else if (notRecorded && (ev === "rejected" || ev === "read_rejected")) r.rejectCode = PLATFORM_REJECTED;
     delete r.cancelRetryAtMs;
     if (r.needsRead === "unknown" || r.needsRead === "cancel_retry" || r.needsRead === "missing_from_walk") delete r.needsRead;
   } else if (to === "unknown") {
@@ -62,14 +85,19 @@ export function stepOrder(r: Rec, ev: OrderEventKind, o: StepOpts, counters: Ove
   } else if (r.needsRead === "unknown") {
     delete r.needsRead;
   }
-  return { ...base, outcome: to === from ? "same" : "applied", to };
+  const t: Transition = { ...base, outcome: to === from ? "same" : "applied", to };
+  if (resurrected) {
+    t.anomaly = "resurrected";
+    t.message = `${ev}: the platform has an order a lookup had not found`;
+  }
+  return t;
 }
 
 /**
  * Late evidence after a terminal state. A fill after cancelled/expired puts the final total (and
- * so the status: it may have been FILLED) in doubt unless a read already settled it. An order we
- * ended as rejected that shows up resting contradicts us whatever settled it (a lookup can race
- * the placement): read it, and the open-orders walk will list it.
+ * so the status: it may have been FILLED) in doubt unless a read already settled it. An order
+ * rejected for good (a business reject, not a lookup 404: that one is soft and comes back) that
+ * shows up resting contradicts us: read it, and the open-orders walk will list it.
  */
 function flagLate(r: Rec, ev: OrderEventKind): void {
   const fillAfterEnd = (ev === "fill" || ev === "filled") && (r.state === "cancelled" || r.state === "expired");
@@ -99,6 +127,18 @@ export function addTrade(r: Rec, tradeId: string, qty: Micros, counters: Overfil
   r.tradeIds.add(tradeId);
   r.tradeQty += qty;
   mergeFilled(r, r.tradeQty, counters);
+}
+
+/**
+ * Placement `trades[]` rows, read one by one (wire/orders.ts placementTradeRow): a row without a
+ * readable id and quantity is skipped and counted, never the whole answer.
+ */
+export function addPlacementTrades(r: Rec, rows: readonly unknown[], counters: Pick<TrackerCounters, "overfill" | "unreadableTrades">): void {
+  for (const row of rows) {
+    const p = placementTradeRow.safeParse(row);
+    if (p.success) addTrade(r, p.data.id, parseMicros(p.data.quantity), counters);
+    else counters.unreadableTrades++;
+  }
 }
 
 /** The public copy of a record. */

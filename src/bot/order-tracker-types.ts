@@ -53,7 +53,13 @@ export type TrackerEvent =
   | ({ kind: "cancel_requested"; nowMs: number } & OrderRef)
   | ({ kind: "cancel_result"; result: CancelOutcome; serverTimeMs?: number; nowMs: number } & OrderRef)
   | { kind: "read"; record: OrderRecord; serverTimeMs: number }
-  | ({ kind: "lookup_not_found"; serverTimeMs?: number } & OrderRef);
+  /**
+   * A lookup answered 404. `nowMs` (local clock) is when the lookup was SENT: it ends an unknown
+   * order only when at least TrackerOptions.notRecordedAfterMs after the order's last send, else
+   * the order stays unknown and is looked up again. Without `nowMs` it ends the order at once
+   * (the caller vouches that nothing can still record it, e.g. at shutdown).
+   */
+  | ({ kind: "lookup_not_found"; serverTimeMs?: number; nowMs?: number } & OrderRef);
 
 export type Outcome =
   | "applied"
@@ -77,6 +83,11 @@ export interface Transition {
   message?: string;
   /** Buffered frames replayed because this event taught us the orderId. */
   replayed?: Transition[];
+  /**
+   * Set when an order ended as not recorded came back on platform evidence: the lookup raced the
+   * platform. Applied (the state changed) but worth reporting.
+   */
+  anomaly?: "resurrected";
 }
 
 export type ReadReason = "unknown" | "cancel_retry" | "missing_from_walk" | "final_fill_total" | "contradiction";
@@ -88,6 +99,11 @@ export interface ReadNeed {
   reason: ReadReason;
   /** By id when we have one, else GET /orders/lookup by clientOrderId / orderHash. */
   via: "id" | "lookup";
+  /**
+   * Unknown outcome looked up: from this local time on, a lookup answering 404 ends the order as
+   * not recorded; before it, the order stays unknown and is looked up again.
+   */
+  conclusiveAtMs?: number;
 }
 
 export interface TrackedOrder extends OrderIntent {
@@ -102,6 +118,10 @@ export interface TrackedOrder extends OrderIntent {
   /** The terminal fill total was settled by an authoritative answer (FINAL_TOTAL_EVENTS). */
   finalConfirmed: boolean;
   createdAtMs: number;
+  /** Local time of the last send of the placement (the first one, or a resend). */
+  lastSentAtMs: number;
+  /** An inconclusive lookup (404 too soon after a send) was answered: read again from this time. */
+  nextReadAtMs?: number;
   /** Newest serverTs / X-Server-Time applied. */
   lastServerTs: number | null;
   cancelAttempts: number;
@@ -119,11 +139,40 @@ export interface WalkDiff {
   terminalButOpen: TrackedOrder[];
 }
 
-export type TrackerCounters = Record<Outcome, number> & { overfill: number; replayed: number; bufferDropped: number };
+export type TrackerCounters = Record<Outcome, number> & {
+  overfill: number;
+  replayed: number;
+  bufferDropped: number;
+  /** Orders ended as not recorded that platform evidence brought back. */
+  resurrected: number;
+  /** Placement `trades[]` rows without a readable id and quantity (skipped). */
+  unreadableTrades: number;
+  /** Lookups that answered 404 too soon after a send to conclude anything. */
+  notFoundTooSoon: number;
+};
+
+export function emptyCounters(): TrackerCounters {
+  return {
+    ...{ applied: 0, same: 0, stale: 0, late: 0, impossible: 0, buffered: 0, duplicate: 0, unmatched: 0, wrong_wallet: 0, conflict: 0 },
+    ...{ overfill: 0, replayed: 0, bufferDropped: 0, resurrected: 0, unreadableTrades: 0, notFoundTooSoon: 0 },
+  };
+}
+
+/** A lookup 404 concludes "never recorded" only this long after the last send (default). */
+export const NOT_RECORDED_AFTER_MS = 10_000;
+/** After an inconclusive lookup, the next one waits this long (default; never past the conclusive time). */
+export const LOOKUP_RETRY_MS = 2_000;
 
 export interface TrackerOptions {
   /** Frames held for unknown orderIds, all ids together (oldest dropped first). Default 10_000. */
   maxBuffered?: number;
+  /**
+   * A lookup 404 ends an unknown order only when sent at least this long after the order's last
+   * send (the platform re-sends a place itself for up to ~6 s). Default NOT_RECORDED_AFTER_MS.
+   */
+  notRecordedAfterMs?: number;
+  /** Wait between lookups of an order still unknown after an early 404. Default LOOKUP_RETRY_MS. */
+  lookupRetryMs?: number;
 }
 
 /** The tracker's view of a wire cancel answer (200 or 202). */

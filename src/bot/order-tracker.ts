@@ -8,7 +8,13 @@
  * - terminal states are final: late evidence is counted, never applied to the state (fill
  *   quantities still merge), except cancelled/expired -> filled on an authoritative answer;
  * - an unknown outcome leaves `unknown` only on platform evidence; `lookup_not_found` (a lookup
- *   said the order was never recorded) is the only way to conclude "never recorded";
+ *   said the order was never recorded) is the only way to conclude "never recorded", and only
+ *   for a lookup sent `notRecordedAfterMs` after the last send (an earlier 404 keeps the order
+ *   unknown and schedules another lookup); even then the ending is soft: later platform evidence
+ *   brings the order back (order-states.ts, counted `resurrected`);
+ * - a placement answer whose `orderStatus` says the order already ended (PARTIAL + CANCELLED)
+ *   ends it with the answer's fill total; its `trades[]` rows are read one by one, best effort
+ *   (a row without a readable id and quantity is skipped and counted, never the whole answer);
  * - frames for an orderId we do not know yet (fills before the acknowledgement) are buffered and
  *   replayed, in serverTs order, when a placement answer or a read tells us the id; frames carrying
  *   a clientOrderId we track apply at once;
@@ -25,7 +31,11 @@ import { maxMicros, parseMicros, type Micros } from "../core/money.js";
 import type { OrderRecord, PlacementResult } from "../wire/orders.js";
 import type { LiveOrder } from "./quotes.js";
 import {
+  LOOKUP_RETRY_MS,
+  NOT_RECORDED,
+  NOT_RECORDED_AFTER_MS,
   ackEventOf,
+  emptyCounters,
   frameEventOf,
   readEventOf,
   targetOf,
@@ -46,8 +56,9 @@ import {
 } from "./order-states.js";
 import { EarlyEventBuffer, type Buffered } from "./order-tracker-buffer.js";
 import { OrderIndex } from "./order-tracker-index.js";
-import { cancellable, diffOpenWalk, fillGapsOf, liveOrdersOf, readNeedsOf, selectViews, stateCounts } from "./order-tracker-reads.js";
-import { addTrade, fillEvent, stepOrder, view, type Rec, type StepOpts } from "./order-tracker-step.js";
+import { notFoundTooSoon, type LookupTiming } from "./order-tracker-lookup.js";
+import { cancellable, diffOpenWalk, fillGapsOf, liveOrdersOf, nextReadDueOf, readNeedsOf, selectViews, stateCounts } from "./order-tracker-reads.js";
+import { addPlacementTrades, addTrade, fillEvent, stepOrder, view, type Rec, type StepOpts } from "./order-tracker-step.js";
 
 export * from "./order-states.js";
 
@@ -55,25 +66,13 @@ export class OrderTracker {
   readonly wallet: string;
   private readonly index = new OrderIndex();
   private readonly early: EarlyEventBuffer;
-  readonly counters: TrackerCounters = {
-    applied: 0,
-    same: 0,
-    stale: 0,
-    late: 0,
-    impossible: 0,
-    buffered: 0,
-    duplicate: 0,
-    unmatched: 0,
-    wrong_wallet: 0,
-    conflict: 0,
-    overfill: 0,
-    replayed: 0,
-    bufferDropped: 0,
-  };
+  readonly counters: TrackerCounters = emptyCounters();
+  private readonly timing: LookupTiming;
 
   constructor(wallet: string, opts: TrackerOptions = {}) {
     this.wallet = wallet.toLowerCase();
     this.early = new EarlyEventBuffer(opts.maxBuffered ?? 10_000, this.counters);
+    this.timing = { notRecordedAfterMs: opts.notRecordedAfterMs ?? NOT_RECORDED_AFTER_MS, lookupRetryMs: Math.max(1, opts.lookupRetryMs ?? LOOKUP_RETRY_MS) };
   }
 
   apply(ev: TrackerEvent): Transition {
@@ -107,10 +106,8 @@ export class OrderTracker {
         return this.onCancelResult(ev);
       case "read":
         return this.onRead(ev.record, ev.serverTimeMs);
-      case "lookup_not_found": {
-        const r = this.index.find(ev);
-        return r === undefined ? unmatched("lookup_not_found", ev) : this.step(r, "lookup_not_found", { ts: ev.serverTimeMs, rejectCode: "not_recorded" });
-      }
+      case "lookup_not_found":
+        return this.onLookupNotFound(ev);
     }
   }
 
@@ -122,7 +119,9 @@ export class OrderTracker {
       if (have.orderHash !== orderHash) {
         return { event: "sent", outcome: "impossible", clientOrderId, message: "clientOrderId reused for a different order" };
       }
-      return this.step(have, "resent", {});
+      const t = this.step(have, "resent", {});
+      if (t.outcome !== "impossible") have.lastSentAtMs = Math.max(have.lastSentAtMs, nowMs);
+      return t;
     }
     if (intent.size <= 0n) return { event: "sent", outcome: "impossible", clientOrderId, message: "size must be positive" };
     this.index.add({
@@ -134,6 +133,7 @@ export class OrderTracker {
       tradeQty: 0n,
       finalConfirmed: false,
       createdAtMs: nowMs,
+      lastSentAtMs: nowMs,
       lastServerTs: null,
       cancelAttempts: 0,
       tradeIds: new Set(),
@@ -143,16 +143,25 @@ export class OrderTracker {
   }
 
   private onAck(clientOrderId: string, res: PlacementResult, ts: number | undefined): Transition {
+    const ev = res.status === "REJECTED" ? ackEventOf(res.status) : ackEventOf(res.status, res.orderStatus);
     const r = this.index.get(clientOrderId);
-    if (r === undefined) return { event: ackEventOf(res.status), outcome: "unmatched", clientOrderId };
-    const conflict = this.index.learnId(r, res.orderId ?? undefined, ackEventOf(res.status));
+    if (r === undefined) return { event: ev, outcome: "unmatched", clientOrderId };
+    const conflict = this.index.learnId(r, res.orderId ?? undefined, ev);
     if (conflict !== undefined) return conflict;
     const filled = res.filledQty !== undefined ? parseMicros(res.filledQty) : undefined;
     const opts: StepOpts = { ts, filled };
     if (res.status === "REJECTED") opts.rejectCode = res.code;
-    const t = this.step(r, ackEventOf(res.status), opts);
-    if (res.status !== "REJECTED") for (const tr of res.trades) this.countTrade(r, tr.id, parseMicros(tr.quantity));
+    // Trades first: an order that ended within the call is final once stepped.
+    if (res.status !== "REJECTED") addPlacementTrades(r, res.trades, this.counters);
+    const t = this.step(r, ev, opts);
     return this.withReplay(r, t);
+  }
+
+
+  private onLookupNotFound(ev: OrderRef & { serverTimeMs?: number; nowMs?: number }): Transition {
+    const r = this.index.find(ev);
+    if (r === undefined) return unmatched("lookup_not_found", ev);
+    return notFoundTooSoon(r, ev, this.timing, this.counters) ?? this.step(r, "lookup_not_found", { ts: ev.serverTimeMs, rejectCode: NOT_RECORDED });
   }
 
   private onFrame(frame: OrderFrame): Transition {
@@ -340,9 +349,17 @@ export class OrderTracker {
     return cancellable(this.index.get(clientOrderId), nowMs);
   }
 
-  /** What to read (by id or lookup) or re-cancel now. */
+  /**
+   * What to read (by id or lookup) or re-cancel now. An unknown order answered 404 too soon waits
+   * until its `nextReadAtMs`; lookups carry `conclusiveAtMs` (when a 404 would end the order).
+   */
   ordersNeedingRead(nowMs: number): ReadNeed[] {
-    return readNeedsOf(this.index.values(), nowMs);
+    return readNeedsOf(this.index.values(), nowMs, this.timing.notRecordedAfterMs);
+  }
+
+  /** Earliest time a read that is waiting (an early 404, a cancel Retry-After) becomes due; undefined when none waits. */
+  nextReadDueMs(): number | undefined {
+    return nextReadDueOf(this.index.values());
   }
 
   /** Orders whose reported fill total exceeds the trades seen: pull /api/me/trades or read their fills. */

@@ -10,10 +10,19 @@
  *      are kept on price and size alone (their age cannot be acted on).
  *   2. A `pending` order that is not kept still occupies its slot: it blocks the closest
  *      unmatched desired quote (deferred, reason "pending") so nothing is placed twice, and is
- *      reported in `deferred.pending` to be cancelled once acknowledged. `cancelling` orders are
- *      left alone (`inFlight`) and do not occupy a slot. An open order without an orderId cannot
- *      be cancelled and is handled like a pending one.
- *   3. Every other live order is cancelled; every unmatched desired quote is placed.
+ *      reported in `deferred.pending` to be cancelled once acknowledged. An open order without an
+ *      orderId cannot be cancelled and is handled like a pending one.
+ *   3. `cancelling` orders (cancel requested, cancel_pending, unknown after a cancel) are left
+ *      alone (`inFlight`): never cancelled again, never kept. They may still rest, and fill, until
+ *      the platform confirms, so their remaining size counts against their slot: while a slot
+ *      holds cancelling size, a place there goes only if
+ *        cancelling remaining + remaining of what stays (kept, pending, deferred cancels)
+ *          + sizes placed there this cycle + its own size  <=  the slot's desired size,
+ *      else it is deferred (reason "cancelling") until the cancel resolves. A long cancel_pending
+ *      or a timed-out cancel therefore never leaves two full-size orders on one slot. (Deferring
+ *      was chosen over placing a reduced size: a smaller order would be out of size tolerance and
+ *      replaced again as soon as the cancel resolves.)
+ *   4. Every other live order is cancelled; every unmatched desired quote is placed.
  *
  * Budget (counted in orders, not requests) and ordering: cancels go first and all before any
  * place (the engine sends cancelBatches, then placeBatches). Cancels are ranked most dangerous
@@ -44,7 +53,7 @@ export interface ReconcileOptions {
 export const DEFAULT_MAX_BATCH = { cancel: 100, place: 15 } as const;
 
 export type CancelReason = "surplus" | "price" | "postOnly" | "size" | "age";
-export type DeferReason = "budget" | "slot-full" | "pending";
+export type DeferReason = "budget" | "slot-full" | "pending" | "cancelling";
 
 export interface DeferredPlace {
   quote: DesiredQuote;
@@ -202,9 +211,13 @@ export function reconcile(desired: readonly DesiredQuote[], live: readonly LiveO
   };
   desired.forEach((q, i) => slotOf(slotKey(q)).ds.push({ q, i }));
   const inFlight: LiveOrder[] = [];
+  /** Per slot: remaining size of cancelling orders (step 3 of the header). */
+  const cancelling = new Map<string, Micros>();
   for (const l of sortedLive) {
-    if (l.state === "cancelling") inFlight.push(l);
-    else slotOf(slotKey(l)).ls.push(l);
+    if (l.state === "cancelling") {
+      inFlight.push(l);
+      if (l.remaining > 0n) cancelling.set(slotKey(l), (cancelling.get(slotKey(l)) ?? 0n) + l.remaining);
+    } else slotOf(slotKey(l)).ls.push(l);
   }
 
   const keep: LiveOrder[] = [];
@@ -239,6 +252,17 @@ export function reconcile(desired: readonly DesiredQuote[], live: readonly LiveO
   const cancelReasons: Record<string, CancelReason> = {};
   for (const c of allCancels) cancelReasons[c.order.clientOrderId] = c.reason;
   for (const o of deferredCancels) occupied.set(slotKey(o), (occupied.get(slotKey(o)) ?? 0) + 1);
+  // Size already committed in slots holding cancelling orders: what stays plus what is cancelling.
+  const committed = new Map<string, Micros>();
+  const wanted = new Map<string, Micros>();
+  for (const [key, size] of cancelling) {
+    let total = size;
+    for (const o of [...keep, ...pending, ...deferredCancels]) if (slotKey(o) === key) total += o.remaining > 0n ? o.remaining : 0n;
+    committed.set(key, total);
+    let want = 0n;
+    for (const d of slots.get(key)?.ds ?? []) want += d.q.size;
+    wanted.set(key, want);
+  }
 
   toPlace.sort((a, b) => {
     const reduce = Number(isReducing(b.q)) - Number(isReducing(a.q));
@@ -256,13 +280,17 @@ export function reconcile(desired: readonly DesiredQuote[], live: readonly LiveO
   for (const { q } of toPlace) {
     const key = slotKey(q);
     const used = occupied.get(key) ?? 0;
+    const sized = committed.get(key);
     if (used >= (capacity.get(key) ?? 0)) {
       deferredPlaces.push({ quote: q, reason: "slot-full" });
+    } else if (sized !== undefined && sized + q.size > (wanted.get(key) ?? 0n)) {
+      deferredPlaces.push({ quote: q, reason: "cancelling" });
     } else if (places.length >= placeBudget) {
       deferredPlaces.push({ quote: q, reason: "budget" });
     } else {
       places.push(q);
       occupied.set(key, used + 1);
+      if (sized !== undefined) committed.set(key, sized + q.size);
     }
   }
 

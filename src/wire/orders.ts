@@ -2,6 +2,11 @@
  * Order-related shapes (spec 2.12, 4.6) and the response shapes chosen in docs/spec-gaps.md:
  * signed order, trades, placement result, order record, pages, fills, fees summary, cancel and
  * batch results. Responses are loose; the signed order is strict (it is only ever a request).
+ *
+ * Placement `trades[]` rows are NOT checked against `trade`: spec 2.12 names the array but never
+ * its rows, and one differing field there would turn every crossing placement into an unreadable
+ * answer (an unknown outcome, then lookups). They parse as `unknown[]`; readers take each row with
+ * `placementTradeRow` (what a reader needs, each row on its own) and skip what they cannot read.
  */
 import { z } from "zod";
 import { fillRole, orderStatus, orderType, side, timeInForce } from "./enums.js";
@@ -72,13 +77,44 @@ export type MarketTradesPage = z.infer<typeof marketTradesPage>;
 export const myTradesPage = z.looseObject({ trades: z.array(myTrade), nextCursor });
 export type MyTradesPage = z.infer<typeof myTradesPage>;
 
-/** Placement result, success form (spec 2.12 / 7.1.3). */
+/** A field a reader can do without: an absent or unreadable value is `undefined`. */
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
+/**
+ * One placement `trades[]` row as a reader takes it: the id and quantity must read (else the row is
+ * skipped and counted), the rest is checked field by field and is `undefined` when it does not
+ * read. A row of the `trade` shape always parses here with every field present.
+ */
+export const placementTradeRow = z.looseObject({
+  id: z.string().min(1),
+  quantity: amountString,
+  marketId: lenient(z.string().min(1)),
+  outcome: lenient(nonNegativeInt),
+  side: lenient(side),
+  price: lenient(priceString),
+  fee: lenient(amountString),
+  makerOrderId: lenient(z.string()),
+  takerOrderId: lenient(z.string()),
+  createdAt: lenient(isoDateTime),
+});
+export type PlacementTradeRow = z.infer<typeof placementTradeRow>;
+
+/** Placement `trades[]`: any array; rows are read one by one with `placementTradeRow`. */
+export const placementTrades = z.array(z.unknown());
+
+/**
+ * Placement result, success form (spec 2.12 / 7.1.3). `orderStatus` (docs/spec-gaps.md) is the
+ * order's own status when it differs from the placement `status`: an order that partly filled and
+ * then ended within the call (IOC remainder, self-trade stop) answers PARTIAL with orderStatus
+ * CANCELLED. An unreadable `orderStatus` is dropped (the answer still reads by its `status`).
+ */
 export const acceptedPlacement = z.looseObject({
   orderId: z.string(),
   status: z.enum(["OPEN", "FILLED", "PARTIAL"]),
   filledQty: amountString,
   remainingQty: amountString,
-  trades: z.array(trade),
+  trades: placementTrades,
+  orderStatus: lenient(orderStatus),
 });
 export type AcceptedPlacement = z.infer<typeof acceptedPlacement>;
 
@@ -91,7 +127,7 @@ export const rejectedPlacement = z.looseObject({
   status: z.literal("REJECTED"),
   filledQty: amountString.optional(),
   remainingQty: amountString.optional(),
-  trades: z.array(trade).optional(),
+  trades: placementTrades.optional(),
   code: z.string(),
   message: z.string(),
   details: z.record(z.string(), z.unknown()).optional(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FillLedger, fillFromMyTrade, fillFromOrderTrade, fillFromUserFill, type Fill } from "../../src/bot/fill-ledger.js";
+import { FillLedger, fillFromMyTrade, fillFromOrderTrade, fillFromUserFill, readOrderTrade, readOrderTrades, type Fill } from "../../src/bot/fill-ledger.js";
 import { parseMicros } from "../../src/core/money.js";
 import { userFillFrame, type UserFillFrame } from "../../src/wire/frames.js";
 import type { MyTrade, Trade } from "../../src/wire/orders.js";
@@ -127,6 +127,30 @@ describe("sources -> Fill", () => {
       clientOrderId: "c9",
     });
     expect(fillFromOrderTrade(W, t, { orderId: "nope", outcome: 0, side: "BUY" }, "order_read")).toBeUndefined();
+  });
+
+  it("placement rows are read best effort: what a fill needs must read, the rest is the order's; unreadable rows are counted", () => {
+    const t: Trade = { ...myTrade(), makerOrderId: "om", takerOrderId: "ot" };
+    const { feeRateBps: _a, makerWallet: _b, takerWallet: _c, tokenId: _d, marketId: _e, outcome: _f, side: _g, ...thin } = t;
+    const order = { orderId: "ot", clientOrderId: "c1", outcome: 0, side: "BUY" as const, marketId: "MKT" };
+    // A taker row missing fields we never needed (or that the order knows) still gives the fill.
+    expect(readOrderTrade(W, { ...thin, extra: 1 }, order, "placement")).toEqual(fillFromOrderTrade(W, t, order, "placement"));
+    const rows: unknown[] = [
+      t, // ours as taker
+      { ...t, id: "t2", makerOrderId: "ox", takerOrderId: "oy" }, // another order's
+      { ...t, id: "t3", createdAt: "whenever" }, // no usable time
+      { ...t, id: "t4", fee: undefined }, // a taker row without its fee
+      { ...t, id: "t5", price: "1.5" }, // price off the scale
+      { ...t, id: "t6", quantity: undefined },
+      "t7",
+    ];
+    const out = readOrderTrades(W, rows, order, "placement");
+    expect(out.fills.map((x) => x.tradeId)).toEqual([t.id]);
+    expect(out).toMatchObject({ notOurs: 1, unreadable: 5 });
+    // Unreadable is never thrown and never a fill.
+    expect(fillFromOrderTrade(W, { ...t, createdAt: "whenever" }, order, "order_read")).toBeUndefined();
+    // As maker, the taker's outcome decides the price: without it the row cannot be read.
+    expect(readOrderTrade(W, { ...t, outcome: undefined }, { orderId: "om", outcome: 1, side: "BUY" }, "order_read")).toBe("unreadable");
   });
 });
 

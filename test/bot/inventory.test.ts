@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Fill } from "../../src/bot/fill-ledger.js";
+import { FillLedger, type Fill } from "../../src/bot/fill-ledger.js";
 import { Inventory, anchorPositionsOf, binaryMarks, type InventoryFill } from "../../src/bot/inventory.js";
 import { parseMicros } from "../../src/core/money.js";
 import type { Balances, Position } from "../../src/wire/portfolio.js";
@@ -207,5 +207,69 @@ describe("Inventory: drift against the platform", () => {
     expect(inv.summary(W, "MKT", 0)).toMatchObject({ qty: m("4"), avgCost: m("0.25"), realisedPnl: m("1") });
     expect(inv.expectedCash(W)).toBe(m("52"));
     expect(inv.checkAgainst(W, [pos({ quantity: "4" })], bal("52")).clean).toBe(true);
+  });
+});
+
+describe("Inventory: a fill whose time a better source corrects is judged again against the anchor", () => {
+  const ANCHOR = 10_000;
+  /** One trade at `tradeTs` of 4 @ 0.5, as the stream stamps it (frame time) and as the trades pull gives it. */
+  function sources(tradeTs: number, frameTs: number): { stream: Fill; pull: Fill } {
+    const base = { tradeId: "tx", wallet: W, orderId: "ox", marketId: "MKT", outcome: 0, side: "BUY" as const, price: m("0.5"), qty: m("4"), fee: 0n, role: "maker" as const };
+    return { stream: { ...base, ts: frameTs, source: "stream" }, pull: { ...base, ts: tradeTs, source: "trades_pull" } };
+  }
+  function anchored(): { inv: Inventory; ledger: FillLedger } {
+    const inv = new Inventory();
+    // The positions read at ANCHOR already holds the 4 shares of the trade (plus 6 older ones).
+    inv.anchor(W, ANCHOR, anchorPositionsOf([pos({ quantity: "10", avgPrice: "0.5" })]), m("100"));
+    return { inv, ledger: new FillLedger() };
+  }
+
+  it("start-up anchor, then the stream fill stamped after it, then the trades pull with the real (earlier) time: counted once", () => {
+    const { inv, ledger } = anchored();
+    const { stream, pull } = sources(ANCHOR - 20, ANCHOR + 30);
+    expect(inv.applyLedgerResult(ledger.add(stream))).toBe(true);
+    expect(inv.summary(W, "MKT", 0).qty).toBe(m("14")); // counted twice for now: the stream cannot know
+    const merged = ledger.add(pull);
+    expect(merged.status).toBe("merged");
+    expect(inv.applyLedgerResult(merged)).toBe(false);
+    expect(inv.summary(W, "MKT", 0).qty).toBe(m("10"));
+    expect(inv.cashDelta(W)).toBe(0n);
+    expect(inv.counters).toMatchObject({ fills: 0, corrected: 1, preAnchor: 1 });
+    // Any later source of the same trade changes nothing.
+    expect(inv.applyLedgerResult(ledger.add(stream))).toBe(false);
+    expect(inv.applyLedgerResult(ledger.add({ ...pull, source: "order_read" }))).toBe(false);
+    expect(inv.summary(W, "MKT", 0).qty).toBe(m("10"));
+  });
+
+  it("the same trades in the other order (pull first) are counted once too", () => {
+    const { inv, ledger } = anchored();
+    const { stream, pull } = sources(ANCHOR - 20, ANCHOR + 30);
+    expect(inv.applyLedgerResult(ledger.add(pull))).toBe(false);
+    expect(inv.applyLedgerResult(ledger.add(stream))).toBe(false);
+    expect(inv.summary(W, "MKT", 0).qty).toBe(m("10"));
+  });
+
+  it("a trade after the anchor stays counted once, at its corrected time", () => {
+    const { inv, ledger } = anchored();
+    const { stream, pull } = sources(ANCHOR + 20, ANCHOR + 50);
+    inv.applyLedgerResult(ledger.add(stream));
+    inv.applyLedgerResult(ledger.add(pull));
+    expect(inv.summary(W, "MKT", 0).qty).toBe(m("14"));
+    expect(inv.counters).toMatchObject({ fills: 1, corrected: 1, preAnchor: 0 });
+    expect(inv.cashDelta(W)).toBe(m("-2"));
+  });
+
+  it("a re-applied fill with the same record is a duplicate; with other economics it replaces the old one", () => {
+    const inv = new Inventory();
+    const a = f("BUY", "4", "0.5");
+    expect(inv.applyFill(a)).toBe(true);
+    expect(inv.applyFill({ ...a })).toBe(false);
+    expect(inv.counters.duplicates).toBe(1);
+    expect(inv.applyFill({ ...a, qty: m("3") })).toBe(true);
+    expect(inv.summary(W, "MKT", 0)).toMatchObject({ qty: m("3"), costBasis: m("1.5") });
+    // Moved to another outcome: the old record is found and taken out.
+    expect(inv.applyFill({ ...a, qty: m("3"), outcome: 1 })).toBe(true);
+    expect(inv.summary(W, "MKT", 0).qty).toBe(0n);
+    expect(inv.summary(W, "MKT", 1).qty).toBe(m("3"));
   });
 });

@@ -5,7 +5,7 @@
  * a state -> that state).
  */
 import { describe, expect, it } from "vitest";
-import { ORDER_EVENTS, ORDER_STATES, TRANSITIONS, type OrderEventKind, type OrderState } from "../../src/bot/order-states.js";
+import { NOT_RECORDED_TRANSITIONS, ORDER_EVENTS, ORDER_STATES, TRANSITIONS, type OrderEventKind, type OrderState } from "../../src/bot/order-states.js";
 import { OrderTracker, type TrackerEvent } from "../../src/bot/order-tracker.js";
 import { parseMicros } from "../../src/core/money.js";
 import type { OrderStatus } from "../../src/wire/enums.js";
@@ -51,6 +51,10 @@ function eventOf(kind: OrderEventKind): TrackerEvent {
       return { kind: "ack", clientOrderId: CID, result: ack("REJECTED"), serverTimeMs: t };
     case "ack_unknown":
       return { kind: "ack_unknown", clientOrderId: CID };
+    case "ack_cancelled":
+      return { kind: "ack", clientOrderId: CID, result: { ...ack("PARTIAL", "1"), orderStatus: "CANCELLED" }, serverTimeMs: t };
+    case "ack_expired":
+      return { kind: "ack", clientOrderId: CID, result: { ...ack("PARTIAL", "1"), orderStatus: "EXPIRED" }, serverTimeMs: t };
     case "placed":
     case "rejected":
       return {
@@ -200,6 +204,32 @@ describe("order transition table", () => {
     expect(TRANSITIONS.expired.read_filled).toBe("filled");
     expect(TRANSITIONS.filled.read_cancelled).toBe("late");
   });
+
+  // "rejected" reached by a lookup 404 (rejectCode not_recorded) follows its own, soft row.
+  for (const ev of ORDER_EVENTS) {
+    const target = NOT_RECORDED_TRANSITIONS[ev];
+    it(`rejected (not recorded) x ${ev} -> ${target ?? "impossible"}`, () => {
+      const tr = reach("unknown");
+      expect(tr.apply(eventOf("lookup_not_found")).to).toBe("rejected");
+      const t = tr.apply(eventOf(ev));
+      const after = tr.get(CID)!;
+      if (target === undefined) {
+        expect(t.outcome).toBe("impossible");
+        expect(after.state).toBe("rejected");
+      } else if (target === "late" || target === "same") {
+        expect(["late", "same", "duplicate"]).toContain(t.outcome);
+        expect(after).toMatchObject({ state: "rejected", rejectCode: "not_recorded" });
+      } else if (target === "rejected") {
+        expect(after.state).toBe("rejected");
+        expect(after.rejectCode).not.toBe("not_recorded");
+      } else {
+        const want = target === "open" && after.filledQty > 0n ? "partial" : target;
+        expect(after.state).toBe(want);
+        expect(t).toMatchObject({ outcome: "applied", anomaly: "resurrected" });
+        expect(tr.counters.resurrected).toBe(1);
+      }
+    });
+  }
 
   it("never-recorded is concluded only by a lookup of an unknown order", () => {
     for (const s of ORDER_STATES) {

@@ -194,14 +194,15 @@ describe("terminal finality", () => {
     expect(tr.ordersNeedingRead(3_000)).toEqual([]);
   });
 
-  it("an order rejected as never recorded that later shows up is a contradiction to read, not a reopening", () => {
+  it("a business reject stays final: an order that later shows up is a contradiction to read, not a reopening", () => {
     const tr = new OrderTracker(W);
     sent(tr, "a");
-    tr.apply({ kind: "ack_unknown", clientOrderId: "a" });
-    tr.apply({ kind: "lookup_not_found", clientOrderId: "a", serverTimeMs: 1_500 });
-    expect(tr.get("a")).toMatchObject({ state: "rejected", rejectCode: "not_recorded" });
+    tr.apply({ kind: "ack", clientOrderId: "a", result: { orderId: null, status: "REJECTED", code: "insufficient_funds", message: "no" }, serverTimeMs: 1_500 });
     expect(tr.apply(placedFrame("o1", "a", 1_600)).outcome).toBe("late");
-    expect(tr.get("a")).toMatchObject({ state: "rejected", needsRead: "contradiction" });
+    expect(tr.get("a")).toMatchObject({ state: "rejected", rejectCode: "insufficient_funds", needsRead: "contradiction" });
+    expect(tr.apply(read(record("o1", "a", 1, "OPEN", "0"), 1_700)).outcome).toBe("late");
+    expect(tr.get("a")!.state).toBe("rejected");
+    expect(tr.counters.resurrected).toBe(0);
   });
 });
 
@@ -292,7 +293,7 @@ describe("unknown outcomes", () => {
     expect(tr.apply({ kind: "cancel_requested", clientOrderId: "a", nowMs: 9_000_000 }).outcome).toBe("impossible");
     expect(tr.apply({ kind: "send_failed", clientOrderId: "a", code: "timeout" }).outcome).toBe("impossible");
     expect(tr.get("a")!.state).toBe("unknown");
-    expect(tr.ordersNeedingRead(9_000_000)).toEqual([{ clientOrderId: "a", orderHash: hash(7), reason: "unknown", via: "lookup" }]);
+    expect(tr.ordersNeedingRead(9_000_000)).toEqual([{ clientOrderId: "a", orderHash: hash(7), reason: "unknown", via: "lookup", conclusiveAtMs: 11_000 }]);
     const r = tr.apply(read(record("o1", "a", 7, "PENDING", "0"), 9_000_001));
     expect(r).toMatchObject({ outcome: "applied", to: "open" });
     expect(tr.get("a")).toMatchObject({ orderId: "o1" });

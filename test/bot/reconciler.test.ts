@@ -129,12 +129,38 @@ describe("reconcile: in-flight orders", () => {
     expect(plan.places).toEqual([]);
   });
 
-  it("an order already cancelling is left alone and does not hold its slot", () => {
-    const plan = reconcile([dq("0.50")], [lo("c", "0.50", "10", { state: "cancelling" })], opts());
+  it("an order already cancelling is left alone, and its remaining size holds its slot: no second full-size order", () => {
+    const plan = reconcile([dq("0.50")], [lo("c", "0.45", "10", { state: "cancelling" })], opts());
     expect(plan.cancels).toEqual([]);
     expect(plan.keep).toEqual([]);
     expect(ids(plan.inFlight)).toEqual(["c"]);
+    expect(plan.places).toEqual([]);
+    expect(plan.deferred.places).toEqual([{ quote: dq("0.50"), reason: "cancelling" }]);
+  });
+
+  it("places once the cancelling order's remaining leaves room for the whole replacement", () => {
+    // 7 of the 10 filled while the cancel was pending: 3 remain, a 10 still does not fit in 10.
+    const live = [lo("c", "0.45", "10", { state: "cancelling", remaining: m("3") })];
+    expect(reconcile([dq("0.50")], live, opts()).deferred.places).toMatchObject([{ reason: "cancelling" }]);
+    // A ladder of 10 + 10 with 3 cancelling: the first level fits (13 <= 20), the second waits.
+    const plan = reconcile([dq("0.50"), dq("0.49", "10", { level: 1 })], live, opts());
     expect(plan.places).toEqual([dq("0.50")]);
+    expect(plan.deferred.places).toEqual([{ quote: dq("0.49", "10", { level: 1 }), reason: "cancelling" }]);
+    // Fully filled while cancelling: nothing outstanding, nothing held.
+    expect(reconcile([dq("0.50")], [lo("c", "0.45", "10", { state: "cancelling", remaining: 0n })], opts()).places).toEqual([dq("0.50")]);
+  });
+
+  it("counts what stays in the slot too, and only holds its own slot", () => {
+    const live = [lo("k", "0.50", "10"), lo("c", "0.40", "4", { state: "cancelling" }), lo("s", "0.60", "10", { side: "SELL", state: "cancelling" })];
+    const desired = [dq("0.50"), dq("0.48", "6", { level: 1 }), dq("0.55", "10", { outcome: 1 })];
+    const plan = reconcile(desired, live, opts());
+    expect(ids(plan.keep)).toEqual(["k"]);
+    // BUY slot: 10 kept + 4 cancelling + 6 = 20 > 16 wanted: deferred. Outcome 1 has nothing cancelling.
+    expect(plan.places).toEqual([dq("0.55", "10", { outcome: 1 })]);
+    expect(plan.deferred.places).toEqual([{ quote: dq("0.48", "6", { level: 1 }), reason: "cancelling" }]);
+    // A deferral for a cancel does not use the place budget.
+    const tight = reconcile(desired, live, opts({ budget: { cancels: 10, places: 1 } }));
+    expect(tight.places).toEqual([dq("0.55", "10", { outcome: 1 })]);
   });
 });
 
