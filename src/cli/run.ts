@@ -3,8 +3,15 @@
  *
  * Without --config it runs the demo: configs/demo.yaml against the embedded simulator,
  * in-process, on the real clock, printing a status line every few seconds. A live config talks
- * to the platform over HTTPS/WSS. SIGINT / SIGTERM pull every quote and cancel every order; the
- * exit status is 0 when nothing was left open, 1 otherwise (a second signal exits at once, 130).
+ * to the platform over HTTPS/WSS. Risk (limits, halts) and metrics are always on; the operator
+ * HTTP server (/metrics /health /ready /admin/kill /admin/resume) listens on metrics.host:port
+ * from before start-up to the end of shutdown.
+ *
+ * Signals: SIGINT / SIGTERM pull every quote and cancel every order; the exit status is 0 when
+ * nothing was left open, 1 otherwise (a second signal exits at once, 130). SIGUSR2 is the kill
+ * switch: cancel everything, stop quoting, stay up for inspection (POST /admin/resume or a
+ * restart quotes again; SIGTERM then exits). SIGUSR1 is taken by node's inspector, SIGHUP by
+ * terminals closing: neither would be a safe kill switch.
  */
 import { RealClock, VirtualClock, type Clock } from "../core/clock.js";
 import { Rng } from "../core/rng.js";
@@ -12,7 +19,6 @@ import { ConfigError, loadConfig, type Config } from "../config/index.js";
 import { createLogger, redactSecrets } from "../log/index.js";
 import { createDaemon, type Daemon, type ShutdownReport } from "../bot/engine/daemon.js";
 import { defaultDemoConfigPath, driveVirtualClock, startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
-import { OPTIONAL_PLUGINS, loadPlugins, type DaemonPlugin } from "../bot/engine/plugins.js";
 import { formatStatusLine } from "../bot/engine/status.js";
 
 export const USAGE = `Usage: mm run [--config FILE] [--status-every SECONDS]
@@ -24,7 +30,12 @@ Options:
   --config FILE            daemon config (YAML); mode simulator runs the embedded simulator
   --status-every SECONDS   print a status line this often (default 5; 0: never)
 
+Metrics on http://<metrics.host>:<metrics.port>/metrics (default 127.0.0.1:9464), with /health,
+/ready, and POST /admin/kill, /admin/resume (Authorization: Bearer <admin.token>).
+
 Ctrl-C or SIGTERM: stop quoting, cancel every order, exit 0 when nothing is left open, 1 otherwise.
+SIGUSR2: kill switch: cancel every order and stop quoting, but stay up (POST /admin/resume quotes
+again).
 `;
 
 export interface RunIo {
@@ -32,6 +43,8 @@ export interface RunIo {
   stderr: (text: string) => void;
   /** Register the stop handler for SIGINT / SIGTERM; returns the unregister function. */
   onStopSignal: (handler: (signal: string) => void) => () => void;
+  /** Register the kill-switch handler (SIGUSR2); returns the unregister function. */
+  onKillSignal?: (handler: (signal: string) => void) => () => void;
   /** Immediate exit (second signal). */
   exitNow: (code: number) => void;
 }
@@ -49,8 +62,29 @@ const processIo: RunIo = {
       process.off("SIGTERM", onTerm);
     };
   },
+  onKillSignal: (handler) => {
+    const onUsr2 = (): void => handler(KILL_SIGNAL);
+    process.on(KILL_SIGNAL, onUsr2);
+    return () => process.off(KILL_SIGNAL, onUsr2);
+  },
   exitNow: (code) => process.exit(code),
 };
+
+export const KILL_SIGNAL = "SIGUSR2";
+
+/**
+ * What the kill signal does: the daemon's kill switch, reported on stderr. Exported so tests
+ * can call exactly what the signal calls.
+ */
+export async function onKillSignal(daemon: Daemon, signal: string, stderr: (text: string) => void): Promise<void> {
+  stderr(`mm run: ${signal}: kill switch: cancelling every order, quoting stopped (POST /admin/resume to quote again)\n`);
+  try {
+    const r = await daemon.kill(`signal ${signal}`);
+    stderr(`mm run: kill switch: ${r.openOrdersBefore} open orders before, ${r.openOrders} still open\n`);
+  } catch (e) {
+    stderr(`mm run: kill switch failed: ${redactSecrets(e instanceof Error ? e.message : String(e))}\n`);
+  }
+}
 
 interface Args {
   config: string | undefined;
@@ -116,26 +150,25 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
   }
   const logger = createLogger({ level: config.log.level, name: "mm", clock });
   let embedded: EmbeddedSimulator | undefined;
-  let plugins: DaemonPlugin[] = [];
   let daemon: Daemon | undefined;
   let statusTimer: ReturnType<typeof real.setInterval> | undefined;
   let unregister: (() => void) | undefined;
+  let unregisterKill: (() => void) | undefined;
   try {
     if (config.mode === "simulator") {
       embedded = startEmbeddedSimulator(config, clock, logger.child({ component: "sim" }, { level: "warn" }));
       io.stdout(`mm run: demo against the embedded simulator (${file}); Ctrl-C to stop\n`);
     }
-    plugins = await loadPlugins(OPTIONAL_PLUGINS, (spec) => import(spec), config, { clock, logger });
-    const risk = plugins.find((p) => p.risk !== undefined)?.risk;
     daemon = createDaemon(config, {
       clock,
       logger,
-      observer: plugins.flatMap((p) => (p.observer ? [p.observer] : [])),
-      ...(risk ? { risk } : {}),
       ...(embedded ? { transport: embedded.transport, connector: embedded.connector, apiKey: embedded.apiKey } : {}),
       ...(config.mode === "simulator" && config.simulator.clock === "virtual" ? { rng: new Rng(config.simulator.seed) } : {}),
     });
-    for (const p of plugins) await p.attach?.(daemon);
+    const served = await daemon.serve();
+    io.stdout(`mm run: metrics on http://${hostForUrl(served.host)}:${served.port}/metrics (also /health, /ready)\n`);
+    const d0 = daemon;
+    unregisterKill = io.onKillSignal?.((signal) => void onKillSignal(d0, signal, io.stderr));
 
     let requested: ((signal: string) => void) | undefined;
     const stopRequested = new Promise<string>((resolve) => (requested = resolve));
@@ -172,10 +205,15 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
   } finally {
     real.clearInterval(statusTimer);
     unregister?.();
-    for (const p of plugins) await p.close?.();
+    unregisterKill?.();
+    await daemon?.ops.close();
     embedded?.stop();
     stopDriver?.();
   }
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
 }
 
 export default runCommand;

@@ -143,6 +143,16 @@ function riskSchema() {
       streamDownSec: int(1, 3_600).default(20),
       /** Halt when more order rejections than this arrive within a minute. */
       maxRejectsPerMin: int(1, 100_000).default(30),
+      /** A reject_storm halt clears after this many seconds without an unexplained reject. */
+      rejectQuietSec: int(1, 86_400).default(60),
+      /** Reject codes with an ordinary explanation: never counted towards a reject storm. */
+      explainedRejectCodes: z
+        .array(z.string().regex(/^[a-z][a-z0-9_]*$/, "expected an error code such as post_only_would_cross"))
+        .default(["post_only_would_cross", "market_not_open", "vault_not_deployed"]),
+      /** Drifted positions one reconciliation tolerates before halting the wallet. */
+      driftTolerance: int(0, 1_000_000).default(0),
+      /** A quote a limit shrinks below this many shares is dropped instead (no dust orders). */
+      minQuoteSize: moneyField({ positive: true }).prefault("1"),
     })
     .prefault({});
 }
@@ -159,6 +169,8 @@ function commonSections(ctx: LoadContext) {
         host: textField(ctx).pipe(z.string().min(1)).default("127.0.0.1"),
         /** 0 picks a free port (tests). */
         port: int(0, 65_535).default(9464),
+        /** Node process metrics (process_*, nodejs_*) next to the daemon's own; absent: true. */
+        processMetrics: z.boolean().optional(),
       })
       .prefault({}),
     admin: z.strictObject({ token: secretField(ctx, "token").optional() }).prefault({}),

@@ -1,20 +1,33 @@
 /**
  * Scrape-time collectors: read the live objects (rate gate, circuit breaker, user streams, risk
- * halts, readiness) and set the matching metrics. Counters read this way hold totals kept by
- * their source, so they are reset and set to the source's value (the source never goes back).
- * Series whose source disappeared disappear with the reset.
+ * halts, readiness, the engine's orders, positions and PnL) and set the matching metrics.
+ * Counters read this way hold totals kept by their source, so they are reset and set to the
+ * source's value (the source never goes back). Series whose source disappeared disappear with
+ * the reset (a market no longer followed leaves no gauge behind).
  */
 import type { BreakerStats } from "../api/breaker.js";
 import type { Halt } from "../bot/risk/types.js";
 import { HALT_REASONS } from "../bot/risk/types.js";
 import type { BucketStats } from "../ratelimit/gate.js";
 import type { UserStreamStats } from "../stream/events.js";
+import type { Micros } from "../core/money.js";
+import { microsToNumber } from "../core/money.js";
 import type { DaemonMetrics } from "./registry.js";
 
 export interface StreamSource {
   /** Wallet name (or address: mapped to the name). */
   wallet: string;
   stats(): UserStreamStats;
+}
+
+/** The engine's state now; wallets by name (or address: mapped to the name). */
+export interface EngineStateSource {
+  /** Orders resting on the book (acknowledged, not cancelling), per side. */
+  liveQuotes(): Iterable<{ wallet: string; market: string; buy: number; sell: number }>;
+  unknownOrders(): Iterable<{ wallet: string; count: number }>;
+  positions(): Iterable<{ wallet: string; market: string; outcome: number; qty: Micros }>;
+  pnl(): Iterable<{ wallet: string; market: string; realised: Micros; unrealised: Micros }>;
+  dailyPnl(): Iterable<{ wallet: string; pnl: Micros }>;
 }
 
 export interface ScrapeSources {
@@ -28,6 +41,8 @@ export interface ScrapeSources {
   halts?: { halts(): readonly Halt[] };
   /** True when /ready would answer 200. */
   ready?: () => boolean;
+  /** Live quotes, unknown orders, positions, PnL (replaces what the observer set for them). */
+  engine?: EngineStateSource;
 }
 
 const BREAKER_STATES = ["closed", "open", "half_open"] as const;
@@ -39,6 +54,27 @@ export function refreshScrapeMetrics(m: DaemonMetrics): void {
   if (s.streams !== undefined) refreshStreams(m, s.streams());
   refreshHalts(m, s.halts?.halts() ?? []);
   if (s.ready !== undefined) m.ready.set(s.ready() ? 1 : 0);
+  if (s.engine !== undefined) refreshEngine(m, s.engine);
+}
+
+function refreshEngine(m: DaemonMetrics, e: EngineStateSource): void {
+  for (const g of [m.liveQuotes, m.ordersUnknown, m.position, m.realisedPnl, m.unrealisedPnl, m.dailyPnl]) g.reset();
+  const wm = (wallet: string, market: string) => ({ wallet: m.labels.wallet(wallet), market: m.labels.market(market) });
+  // Several values may fold into one label ("other"): they are summed.
+  for (const q of e.liveQuotes()) {
+    m.liveQuotes.inc({ ...wm(q.wallet, q.market), side: "buy" }, q.buy);
+    m.liveQuotes.inc({ ...wm(q.wallet, q.market), side: "sell" }, q.sell);
+  }
+  for (const u of e.unknownOrders()) m.ordersUnknown.inc({ wallet: m.labels.wallet(u.wallet) }, u.count);
+  for (const p of e.positions()) {
+    const outcome = Number.isInteger(p.outcome) && p.outcome >= 0 && p.outcome < 64 ? String(p.outcome) : "other";
+    m.position.inc({ ...wm(p.wallet, p.market), outcome }, microsToNumber(p.qty));
+  }
+  for (const p of e.pnl()) {
+    m.realisedPnl.inc(wm(p.wallet, p.market), microsToNumber(p.realised));
+    m.unrealisedPnl.inc(wm(p.wallet, p.market), microsToNumber(p.unrealised));
+  }
+  for (const d of e.dailyPnl()) m.dailyPnl.inc({ wallet: m.labels.wallet(d.wallet) }, microsToNumber(d.pnl));
 }
 
 function subjectOf(m: DaemonMetrics, b: BucketStats): string {

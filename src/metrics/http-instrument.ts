@@ -11,7 +11,7 @@ import type { HttpRequest, HttpResponse, Transport } from "../api/transport.js";
 import type { Clock } from "../core/clock.js";
 import type { EngineEvents } from "./observer.js";
 
-export function instrumentTransport(inner: Transport, events: Pick<EngineEvents, "httpRequest">, clock: Clock): Transport {
+export function instrumentTransport(inner: Transport, events: Pick<EngineEvents, "httpRequest">, clock: Pick<Clock, "now">): Transport {
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {
       const started = clock.now();

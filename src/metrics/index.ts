@@ -1,6 +1,7 @@
 /** Metrics: the daemon's prom-client registry, engine observer, collectors and operator HTTP server. */
 export { DaemonMetrics, type DaemonMetricsOptions } from "./registry.js";
-export { refreshScrapeMetrics, type ScrapeSources, type StreamSource } from "./collectors.js";
+export { refreshScrapeMetrics, type EngineStateSource, type ScrapeSources, type StreamSource } from "./collectors.js";
+export { EngineMetricsBridge } from "./engine-bridge.js";
 export { MetricsObserver, type EngineEvents, type FillEvent, type HttpRequestEvent } from "./observer.js";
 export { instrumentTransport } from "./http-instrument.js";
 export { Probes, haltJson, type ProbeAnswer, type ProbesOptions } from "./health.js";

@@ -124,7 +124,7 @@ export class DaemonMetrics {
     );
     this.cycleDuration = histogram(
       "mm_quote_cycle_duration_seconds",
-      "Duration of one quoting cycle over every market.",
+      "Duration of one quoting cycle of one (wallet, market): strategy, risk, reconcile, sends.",
       CYCLE_BUCKETS,
     );
     this.lastCycle = gauge("mm_last_cycle_timestamp_seconds", "Unix time of the last completed quoting cycle.");
@@ -216,7 +216,7 @@ export class DaemonMetrics {
     );
     this.streamFrameDelay = histogram(
       "mm_stream_frame_delay_seconds",
-      "Per frame: local receive time minus serverTs (clock skew included, clamped at 0).",
+      "Per order frame: local receive time minus serverTs (clock skew included, clamped at 0).",
       LAG_BUCKETS,
       ["wallet"],
     );

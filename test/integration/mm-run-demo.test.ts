@@ -8,16 +8,23 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCommand, type RunIo } from "../../src/cli/run.js";
 
-function io(stopAfterMs?: number) {
+/** With `stopWhen`, SIGINT is sent as soon as the output matches it (no wall-clock race). */
+function io(stopWhen?: RegExp) {
   const out: string[] = [];
   const err: string[] = [];
   let handler: ((s: string) => void) | undefined;
+  let stopped = false;
   const value: RunIo = {
-    stdout: (t) => out.push(t),
+    stdout: (t) => {
+      out.push(t);
+      if (stopWhen && !stopped && stopWhen.test(out.join(""))) {
+        stopped = true;
+        setImmediate(() => handler?.("SIGINT"));
+      }
+    },
     stderr: (t) => err.push(t),
     onStopSignal: (h) => {
       handler = h;
-      if (stopAfterMs !== undefined) setTimeout(() => handler?.("SIGINT"), stopAfterMs);
       return () => (handler = undefined);
     },
     exitNow: (code) => {
@@ -41,9 +48,10 @@ markets: { maxMarkets: 3 }
 strategy: { name: ladder, params: { size: "5" } }
 quoting: { refreshMs: 200 }
 log: { level: silent }
+metrics: { port: 0 }
 `,
     );
-    const h = io(2_500);
+    const h = io(/wallets 2\/2 ready .* \| markets \d\/3 quoted \| open orders \d+/);
     const code = await runCommand(["--config", file, "--status-every", "1"], h.io);
     const text = h.out.join("");
     expect(code).toBe(0);

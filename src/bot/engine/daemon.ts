@@ -4,19 +4,23 @@
  * inventory, risk hook).
  *
  *   const daemon = createDaemon(config, { transport, connector, clock, rng, apiKey });
+ *   await daemon.serve();          // optional: /metrics /health /ready /admin/* on metrics.host:port
  *   await daemon.start();          // platform info, markets, wallets (vault, anchor, stream, adoption)
  *   ...
  *   const report = await daemon.stop();   // pull quotes, cancel everything, report leftovers
  *
  * Timers: selection refresh (markets.refreshSec), market rows (tuning.statusRefreshMs), quote
- * refresh (quoting.refreshMs), wallet maintenance, fill sync and drift checks, and one timer per
- * market at its next phase boundary (pre-market start, opensAt, the pull time before closesAt).
- * Book updates trigger the owning wallet's cycle for that market directly.
+ * refresh (quoting.refreshMs), wallet maintenance, fill sync and drift checks, the risk tick
+ * (halts evaluated, /health heartbeat), and one timer per market at its next phase boundary
+ * (daemon-markets.ts). Book updates trigger the owning wallet's cycle for that market directly.
+ *
+ * Risk (core-risk.ts over src/bot/risk) and metrics (ops.ts over src/metrics) are always built:
+ * every plan goes through the limits and halts, every event reaches the metrics.
  */
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { PartnerClient, SecretLike, SocketConnector, Transport } from "../../api/index.js";
-import { createClient } from "../../api/index.js";
+import { FetchTransport, createClient } from "../../api/index.js";
 import type { Clock, TimerHandle } from "../../core/clock.js";
 import { RealClock } from "../../core/clock.js";
 import { Rng } from "../../core/rng.js";
@@ -31,18 +35,20 @@ import { Inventory } from "../inventory.js";
 import { ClientOrderIds, sessionTag } from "./ids.js";
 import { EventSeq, RestBookPoller, type MarketDataSource } from "./market-data.js";
 import { MarketRegistry } from "./market-registry.js";
+import { MarketTimeline } from "./daemon-markets.js";
+import type { HaltChange } from "../risk/types.js";
+import { buildCoreRisk, type CoreRisk } from "./core-risk.js";
+import { engineStateSource } from "./engine-state.js";
 import { combineObservers, type EngineObserver } from "./observer.js";
-import { quotedOutcomes } from "./quote-cycle.js";
-import { PASS_THROUGH_RISK, type EngineView, type RiskHook } from "./risk-hook.js";
+import { DaemonOps } from "./ops.js";
+import { chainRisk, type EngineView, type RiskHook } from "./risk-hook.js";
+import { HaltControl, type KillReport } from "./halt-wiring.js";
 import { shutdownExitCode, type WalletShutdownReport } from "./shutdown.js";
 import { fetchPlatformInfo, retrying, type PlatformInfo } from "./startup.js";
 import { marksFrom, statusOf, type DaemonStatus } from "./status.js";
 import { DEFAULT_TUNING, type EngineTuning } from "./tuning.js";
 import { WalletRunner } from "./wallet-runner.js";
 import { connectorFor } from "./wallet-stream.js";
-
-/** Longest single timer (node's setTimeout overflows past 2^31 ms). */
-const MAX_TIMER_MS = 6 * 3_600_000;
 
 export interface DaemonDeps {
   clock?: Clock;
@@ -56,6 +62,7 @@ export interface DaemonDeps {
   apiKey?: string | SecretLike;
   logger?: Logger;
   observer?: EngineObserver | readonly EngineObserver[];
+  /** An extra risk hook, run after the core risk (which is always on). */
   risk?: RiskHook;
   /** A rate gate to share; default one built from platform.rateLimitPerMin / rateSafetyMargin. */
   gate?: RateGate;
@@ -90,6 +97,10 @@ export class Daemon {
   readonly observer: EngineObserver;
   readonly sessionStartMs: number;
   readonly session: string;
+  /** The core risk (limits, halts, kill switch) over the pure facade in `coreRisk.facade`. */
+  readonly coreRisk: CoreRisk;
+  /** Metrics, probes and the operator HTTP server. */
+  readonly ops: DaemonOps;
   private readonly risk: RiskHook;
   private readonly rng: Rng;
   private readonly seq = new EventSeq();
@@ -101,11 +112,12 @@ export class Daemon {
     positions: (wallet, marketId) => this.inventory.positions(wallet, marketId),
     pnl: (wallet) => this.inventory.pnl(wallet, marksFrom(this.registry, this.data)),
     mark: (marketId, outcome) => marksFrom(this.registry, this.data)(marketId, outcome),
+    outcomeCount: (marketId) => this.registry.get(marketId)?.row.outcomeCount,
   };
   private platformInfo: PlatformInfo | undefined;
   private readonly timers: TimerHandle[] = [];
-  private readonly phaseTimers = new Map<string, TimerHandle>();
-  private readonly settled = new Set<string>();
+  private readonly markets: MarketTimeline;
+  private readonly haltControl: HaltControl;
   private readonly startAbort = new AbortController();
   private running = false;
   private stopping: Promise<ShutdownReport> | undefined;
@@ -119,20 +131,49 @@ export class Daemon {
     this.rng = rng;
     this.tuning = { ...DEFAULT_TUNING, ...deps.tuning };
     this.log = deps.logger ?? createLogger({ level: config.log.level, name: "mm", clock: this.clock });
-    const observers = deps.observer === undefined ? [] : Array.isArray(deps.observer) ? deps.observer : [deps.observer as EngineObserver];
-    this.observer = combineObservers(observers, (e) => this.log.error({ err: e instanceof Error ? e.message : String(e) }, "observer threw"));
-    this.risk = deps.risk ?? PASS_THROUGH_RISK;
+    const monotonic = deps.monotonic ?? (() => performance.now());
+
+    // Risk and metrics are core: built here, always, before anything that reports to them.
+    this.ops = new DaemonOps({ config, clock: this.clock, log: this.log, risk: () => this.coreRisk.facade, monotonic });
+    const { core, watch } = buildCoreRisk({
+      config,
+      clock: this.clock,
+      log: this.log,
+      view: this.view,
+      sources: {
+        breaker: () => this.client.breaker.state(),
+        quotedMarkets: (now) => this.markets.quotedMarkets(now),
+        data: { book: (m, o) => this.data.book(m, o), isStale: (m, o) => this.data.isStale(m, o) },
+        netPnl: (w) => this.view.pnl(w).net,
+      },
+      onHaltChange: (c) => this.ops.events.halt(c),
+      onChange: (changes) => this.haltControl.onChanges(changes),
+      onFiltered: (w, m, reason, n) => this.ops.events.quotesDropped(w, m, reason, n),
+    });
+    this.coreRisk = core;
+    this.haltControl = new HaltControl({ core: () => this.coreRisk, runners: this.runners, observer: () => this.observer, log: this.log });
+    const extra: readonly EngineObserver[] = deps.observer === undefined ? [] : isObserverList(deps.observer) ? deps.observer : [deps.observer];
+    this.observer = combineObservers([watch, this.ops.bridge, ...extra], (e) => this.log.error({ err: e instanceof Error ? e.message : String(e) }, "observer threw"));
+    this.risk = chainRisk(deps.risk === undefined ? [this.coreRisk] : [this.coreRisk, deps.risk]);
     this.sessionStartMs = this.clock.now();
     this.session = sessionTag(this.sessionStartMs, rng.fork("session"));
 
     const platform = config.platform;
-    this.gate = deps.gate ?? new RateGate({ clock: this.clock, rateLimitPerMin: platform.rateLimitPerMin, safetyMargin: platform.rateSafetyMargin });
+    this.gate =
+      deps.gate ??
+      new RateGate({
+        clock: this.clock,
+        rateLimitPerMin: platform.rateLimitPerMin,
+        safetyMargin: platform.rateSafetyMargin,
+        onWait: (bucket, ms) => this.ops.events.rateGateWait(bucket, ms),
+      });
     const apiKey = deps.apiKey ?? (config.mode === "live" ? config.platform.apiKey : undefined);
     if (apiKey === undefined) throw new TypeError("createDaemon: no API key (give deps.apiKey in simulator mode)");
     const liveUrl = config.mode === "live" ? config.platform.baseUrl : undefined;
     if (deps.transport === undefined && liveUrl === undefined) throw new TypeError("createDaemon: give deps.transport in simulator mode");
+    const transport = deps.transport ?? new FetchTransport({ baseUrl: liveUrl!, clock: this.clock, timeoutMs: platform.requestTimeoutMs });
     this.client = createClient({
-      ...(deps.transport !== undefined ? { transport: deps.transport } : { baseUrl: liveUrl! }),
+      transport: this.ops.instrument(transport),
       apiKey,
       clock: this.clock,
       rng: rng.fork("client"),
@@ -165,7 +206,6 @@ export class Daemon {
 
     const strategy = createStrategyRunner(config.strategy.name, config.strategy.params);
     const saltSource = deps.saltSource ?? (deps.rng !== undefined ? rngSaltSource(rng.fork("salt")) : cryptoSaltSource);
-    const monotonic = deps.monotonic ?? (() => performance.now());
     config.wallets.forEach((w, index) => {
       const signer = WalletSigner.fromPrivateKey(w.privateKey.reveal(), { expectedAddress: w.address, source: `wallet ${w.name} privateKey` });
       this.runners.push(
@@ -207,6 +247,23 @@ export class Daemon {
         }),
       );
     });
+    this.markets = new MarketTimeline({
+      clock: this.clock,
+      log: this.log,
+      registry: this.registry,
+      data: this.data,
+      inventory: this.inventory,
+      runners: this.runners,
+      active: () => this.running && this.stopping === undefined,
+      later: (fn, ms) => void this.timers.push(this.clock.setTimeout(fn, ms)),
+    });
+    this.ops.attach({
+      rateGate: this.gate,
+      breaker: this.client.breaker,
+      streams: () => this.runners.flatMap((r) => (r.streamStats() === undefined ? [] : [{ wallet: r.name, stats: () => r.streamStats()! }])),
+      halts: this.coreRisk.facade,
+      engine: engineStateSource({ runners: this.runners, inventory: this.inventory, marks: () => marksFrom(this.registry, this.data), dailyPnl: () => watch.dailyPnl() }),
+    });
   }
 
   get platform(): PlatformInfo {
@@ -218,17 +275,43 @@ export class Daemon {
     return this.running;
   }
 
+  /** Serve /metrics, /health, /ready and the admin routes on config metrics.host:port (0: any). */
+  serve(): Promise<{ host: string; port: number }> {
+    return this.ops.serve({
+      kill: async (note) => {
+        const r = await this.kill(note);
+        return { changes: r.changes, info: { openOrdersBefore: r.openOrdersBefore, openOrders: r.openOrders } };
+      },
+      resume: () => ({ changes: this.resume() }),
+    });
+  }
+
+  /**
+   * The kill switch (SIGUSR2, POST /admin/kill): a global halt, then every wallet's cycles run at
+   * once, cancelling every live order and placing nothing. The process stays up for inspection;
+   * quoting comes back only with resume() (POST /admin/resume) or a restart.
+   */
+  kill(note: string): Promise<KillReport> {
+    return this.haltControl.kill(note);
+  }
+
+  /** Clears the operator halts (kill_switch, manual, daily_loss); automatic halts follow their own rule. */
+  resume(): HaltChange[] {
+    return this.haltControl.resume();
+  }
+
   /** Start-up (issue item 1); resolves once every wallet is ready or `startupWaitMs` has passed. */
   async start(): Promise<StartReport> {
     if (this.running) throw new Error("daemon already started");
     this.running = true;
     const signal = this.startAbort.signal;
+    this.startRiskTick();
     const retry = { clock: this.clock, rng: this.rng.fork("startup"), log: this.log, policy: this.tuning.startupRetry, signal };
     this.platformInfo = await fetchPlatformInfo(this.client, retry);
     if (this.stopping !== undefined) return { markets: [], wallets: [] };
     this.log.info({ chainId: this.platformInfo.contracts.chainId, defaultFeeTakerBps: this.platformInfo.feeConfig.defaultFeeTakerBps }, "platform info loaded");
-    this.wireEvents();
-    await retrying("market selection", retry, () => this.refreshSelection());
+    this.markets.wire();
+    await retrying("market selection", retry, () => this.markets.refreshSelection());
     if (this.stopping !== undefined) return { markets: [], wallets: [] };
     this.data.start();
 
@@ -248,98 +331,16 @@ export class Daemon {
     // stop() may have come while we waited: it owns the timers from then on.
     if (this.stopping !== undefined) return { markets: [], wallets: results };
     this.startTimers();
+    this.ops.probes.markStarted();
     const markets = this.registry.selected().map((e) => e.row.symbol);
     this.log.info({ markets, wallets: results }, "daemon running");
     return { markets, wallets: results };
   }
 
-  private wireEvents(): void {
-    this.data.onUpdate((symbol) => this.ownerOf(symbol)?.trigger(symbol, "book"));
-    this.data.onStale((symbol, outcome) => {
-      this.log.warn({ market: symbol, outcome }, "market data stale: pulling quotes");
-      this.ownerOf(symbol)?.trigger(symbol, "stale");
-    });
-    this.registry.onChange((symbol, what) => {
-      const e = this.registry.get(symbol);
-      if (e === undefined) return;
-      if (what === "selected") this.data.track(symbol, quotedOutcomes(e.row.outcomeCount));
-      if (what === "deselected") this.data.untrack(symbol);
-      if (what === "row") this.noteSettlement(symbol);
-      this.schedulePhase(symbol);
-      for (const r of this.runners) r.trigger(symbol, "market");
-    });
-  }
-
-  private ownerOf(symbol: string): WalletRunner | undefined {
-    const w = this.registry.get(symbol)?.wallet;
-    return w === undefined ? undefined : this.runners[w];
-  }
-
-  private async refreshSelection(): Promise<void> {
-    const change = await this.registry.refreshSelection();
-    if (change.added.length + change.removed.length + change.moved.length > 0) {
-      this.log.info({ added: change.added, removed: change.removed, moved: change.moved }, "market selection");
-    }
-    // Forget deselected markets once no wallet holds orders there, nor shares awaiting settlement
-    // (their rows keep being read until RESOLVED / VOIDED pays them out in the inventory).
-    for (const e of this.registry.all()) {
-      if (e.selected) continue;
-      const symbol = e.row.symbol;
-      const held = !this.settled.has(symbol) && this.inventory.positions(undefined, symbol).some((p) => p.qty !== 0n);
-      const busy = held || this.runners.some((r) => r.tracker.liveOrders(symbol).length > 0);
-      if (!busy) {
-        this.registry.forget(symbol);
-        this.clock.clearTimeout(this.phaseTimers.get(symbol));
-        this.phaseTimers.delete(symbol);
-      }
-    }
-  }
-
-  /** A timer at the market's next phase boundary: cycle it then (and re-read its row at opening). */
-  private schedulePhase(symbol: string): void {
-    this.clock.clearTimeout(this.phaseTimers.get(symbol));
-    this.phaseTimers.delete(symbol);
-    if (!this.running || this.stopping !== undefined) return;
-    const at = this.registry.nextBoundary(symbol);
-    if (at === undefined) return;
-    const delay = at - this.clock.now() + 1;
-    const handle = this.clock.setTimeout(
-      () => {
-        this.phaseTimers.delete(symbol);
-        // A far boundary is approached in steps (timers cannot wait weeks).
-        if (delay > MAX_TIMER_MS) {
-          this.schedulePhase(symbol);
-          return;
-        }
-        for (const r of this.runners) r.trigger(symbol, "phase");
-        // The status moves at opensAt / closesAt: read it shortly after.
-        const t = this.clock.setTimeout(() => void this.registry.refreshStatus([symbol]).catch(() => undefined), 1_000);
-        this.timers.push(t);
-        this.schedulePhase(symbol);
-      },
-      Math.min(MAX_TIMER_MS, Math.max(0, delay)),
-    );
-    this.phaseTimers.set(symbol, handle);
-  }
-
-  /** Resolution / void moves inventory to cash (once per market). */
-  private noteSettlement(symbol: string): void {
-    const e = this.registry.get(symbol);
-    if (e === undefined || this.settled.has(symbol)) return;
-    const row = e.row;
-    if (row.status === "RESOLVED" && row.payoutNumerators !== null) {
-      this.settled.add(symbol);
-      this.inventory.resolve(symbol, row.payoutNumerators.map((n) => BigInt(n)), Date.parse(row.lifecycle.resolvedAt ?? "") || this.clock.now());
-    } else if (row.status === "VOIDED") {
-      this.settled.add(symbol);
-      this.inventory.voidMarket(symbol, row.outcomeCount, Date.parse(row.lifecycle.voidedAt ?? "") || this.clock.now());
-    }
-  }
-
   private startTimers(): void {
     const every = (ms: number, fn: () => void): void => void this.timers.push(this.clock.setInterval(fn, ms));
     const quiet = (what: string) => (e: unknown) => this.log.warn({ err: e instanceof Error ? e.message : String(e) }, `${what} failed`);
-    every(this.config.markets.refreshSec * 1000, () => void this.refreshSelection().catch(quiet("market selection")));
+    every(this.config.markets.refreshSec * 1000, () => void this.markets.refreshSelection().catch(quiet("market selection")));
     every(this.tuning.statusRefreshMs, () => void this.registry.refreshStatus().catch(quiet("market status refresh")));
     every(this.config.quoting.refreshMs, () => this.runners.forEach((r) => r.triggerAll("timer")));
     every(this.tuning.maintenanceMs, () => this.runners.forEach((r) => void r.maintain()));
@@ -347,10 +348,20 @@ export class Daemon {
     every(this.tuning.driftCheckMs, () => this.runners.forEach((r) => void r.checkDrift()));
   }
 
+  /** Halts move while no cycle runs too; this tick is also the liveness heartbeat (/health), from the start. */
+  private startRiskTick(): void {
+    const tick = (): void => {
+      const now = this.clock.now();
+      this.coreRisk.evaluate(now, true);
+      this.ops.probes.tick(now);
+    };
+    tick();
+    this.timers.push(this.clock.setInterval(tick, this.tuning.riskEvaluateMs));
+  }
+
   private clearTimers(): void {
     for (const t of this.timers.splice(0)) this.clock.clearInterval(t);
-    for (const t of this.phaseTimers.values()) this.clock.clearTimeout(t);
-    this.phaseTimers.clear();
+    this.markets.clearTimers();
   }
 
   /**
@@ -364,6 +375,7 @@ export class Daemon {
 
   private async doStop(reason: string): Promise<ShutdownReport> {
     this.log.info({ reason }, "shutting down: pulling every quote");
+    this.ops.probes.markStopping();
     this.startAbort.abort(new Error("daemon stopping"));
     this.clearTimers();
     this.data.stop();
@@ -378,6 +390,7 @@ export class Daemon {
       if (w.leftover.length + w.unresolved.length > 0) this.log.error(fields, "orders left after shutdown");
       else this.log.info(fields, "wallet clean");
     }
+    await this.ops.close();
     return { reason, wallets, exitCode };
   }
 
@@ -389,6 +402,7 @@ export class Daemon {
     for (const r of this.runners) r.abandon();
     this.running = false;
     this.gate.close();
+    void this.ops.close();
   }
 
   status(): DaemonStatus {
@@ -403,6 +417,10 @@ export class Daemon {
       halts: this.risk.halts?.() ?? [],
     });
   }
+}
+
+function isObserverList(o: EngineObserver | readonly EngineObserver[]): o is readonly EngineObserver[] {
+  return Array.isArray(o);
 }
 
 export function createDaemon(config: Config, deps: DaemonDeps = {}): Daemon {

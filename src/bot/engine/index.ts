@@ -1,8 +1,11 @@
 /**
  * The market-maker daemon's engine: the one object that owns all I/O (daemon.ts) and its parts.
+ * Risk (limits, halts, kill switch: core-risk.ts) and metrics (ops.ts) are always on.
  *
  *   const daemon = createDaemon(config, { transport, connector, clock, rng, apiKey, observer, risk });
+ *   await daemon.serve();                  // /metrics /health /ready /admin/kill /admin/resume
  *   await daemon.start();
+ *   await daemon.kill("why");              // the kill switch; daemon.resume() clears it
  *   const report = await daemon.stop();   // report.exitCode: 0 when nothing was left open
  */
 export { Daemon, createDaemon, type DaemonDeps, type ShutdownReport, type StartReport } from "./daemon.js";
@@ -18,8 +21,12 @@ export {
   type StreamState,
   type WalletState,
 } from "./observer.js";
-export { PASS_THROUGH_RISK, type EngineView, type RiskContext, type RiskHook } from "./risk-hook.js";
-export { OPTIONAL_PLUGINS, loadPlugins, type DaemonPlugin, type DaemonPluginFactory } from "./plugins.js";
+export { PASS_THROUGH_RISK, chainRisk, type EngineView, type RiskContext, type RiskHook } from "./risk-hook.js";
+export { CoreRisk, buildCoreRisk, haltLabel, type CoreRiskOptions, type CoreRiskParts } from "./core-risk.js";
+export { RiskWatch, type ObservationSources } from "./risk-observations.js";
+export { HaltControl, riskTuningOf, type KillReport } from "./halt-wiring.js";
+export { DaemonOps, type OpsOptions } from "./ops.js";
+export { engineStateSource, type EngineStateParts } from "./engine-state.js";
 export { formatStatusLine, type DaemonStatus, type PnlFigures } from "./status.js";
 export { ClientOrderIds, isOwnClientOrderId, parseClientOrderId, sessionTag, type ParsedClientOrderId } from "./ids.js";
 export { EventSeq, RestBookPoller, bookViewOf, type BookSnapshot, type MarketDataSource, type RestPollerOptions } from "./market-data.js";

@@ -23,8 +23,13 @@ export interface DiscoveryConfig {
 
 export interface DiscoveryResult {
   candidates: Candidate[];
-  /** Names that could not be resolved, with why. */
-  problems: { name: string; message: string }[];
+  /** Names that could not be resolved, with why; `transient`: the read failed (5xx, 429, no answer, open circuit), the name may well exist. */
+  problems: { name: string; message: string; transient: boolean }[];
+}
+
+function problemOf(name: string, e: unknown): { name: string; message: string; transient: boolean } {
+  const transient = !isApiError(e) || e.status === 0 || e.status === 429 || e.status >= 500;
+  return { name, message: e instanceof Error ? e.message : String(e), transient };
 }
 
 /** How many rows of the open list to read when selecting from it (the cap is applied later). */
@@ -44,16 +49,16 @@ export async function discoverCandidates(api: Api, cfg: DiscoveryConfig, walletM
       return;
     } catch (e) {
       if (!isApiError(e) || e.status !== 404) {
-        problems.push({ name, message: e instanceof Error ? e.message : String(e) });
+        problems.push(problemOf(name, e));
         return;
       }
     }
     try {
       const hit = (await open()).find((m) => m.symbol === name || m.slug === name);
       if (hit !== undefined) candidates.push({ market: hit, source });
-      else problems.push({ name, message: "no market with this slug or symbol" });
+      else problems.push({ name, message: "no market with this slug or symbol", transient: false });
     } catch (e) {
-      problems.push({ name, message: e instanceof Error ? e.message : String(e) });
+      problems.push(problemOf(name, e));
     }
   };
 
@@ -63,7 +68,7 @@ export async function discoverCandidates(api: Api, cfg: DiscoveryConfig, walletM
     try {
       for (const m of (await api.events.get(slug)).data.markets) candidates.push({ market: m, source: "event" });
     } catch (e) {
-      problems.push({ name: slug, message: e instanceof Error ? e.message : String(e) });
+      problems.push(problemOf(slug, e));
     }
   }
   const f = cfg.filters;
@@ -77,14 +82,14 @@ export async function discoverCandidates(api: Api, cfg: DiscoveryConfig, walletM
     try {
       for await (const ev of api.events.walk(filters)) for (const m of ev.markets) candidates.push({ market: m, source: "filter" });
     } catch (e) {
-      problems.push({ name: "markets.filters", message: e instanceof Error ? e.message : String(e) });
+      problems.push(problemOf("markets.filters", e));
     }
   }
   if (!filtered && cfg.slugs.length === 0 && cfg.eventSlugs.length === 0 && walletMarkets.length === 0) {
     try {
       for (const m of await readOpenList(api, OPEN_LIST_ROWS)) candidates.push({ market: m, source: "all" });
     } catch (e) {
-      problems.push({ name: "markets list", message: e instanceof Error ? e.message : String(e) });
+      problems.push(problemOf("markets list", e));
     }
   }
   return { candidates, problems };

@@ -14,7 +14,7 @@ import type { Logger } from "../../log/index.js";
 import type { MarketSummary } from "../../wire/index.js";
 import { marketPhase, maySendOrder, type PhaseResult, type SendVerdict } from "../market-phase.js";
 import type { SigningMarket } from "../../signing/index.js";
-import { discoverCandidates, refreshRows, type DiscoveryConfig } from "./market-discovery.js";
+import { discoverCandidates, refreshRows, type DiscoveryConfig, type DiscoveryResult } from "./market-discovery.js";
 import { assignMarkets, outcomeTokenIds, selectMarkets, type WalletMarkets } from "./market-selection.js";
 import type { EngineObserver } from "./observer.js";
 
@@ -31,7 +31,7 @@ export interface SelectionChange {
   added: string[];
   removed: string[];
   moved: string[];
-  problems: { name: string; message: string }[];
+  problems: DiscoveryResult["problems"];
 }
 
 export interface RegistryOptions {
@@ -164,8 +164,10 @@ export class MarketRegistry {
       else if (have.wallet !== wallet) change.moved.push(row.symbol);
       this.entries.set(row.symbol, { row, selected: true, wallet, readAtMs: now });
     }
+    // A read that failed says nothing about the markets it would have found: keep them.
+    const uncertain = found.problems.some((p) => p.transient);
     for (const [symbol, e] of this.entries) {
-      if (e.selected && !keep.has(symbol)) {
+      if (e.selected && !keep.has(symbol) && !uncertain) {
         e.selected = false;
         change.removed.push(symbol);
       }

@@ -12,7 +12,7 @@ import type { MarketPhase } from "../quotes.js";
 
 export type StreamState = "connected" | "subscribed" | "disconnected" | "reconnecting";
 export type WalletState = "starting" | "onboarding" | "ready" | "stopping" | "stopped" | "abandoned";
-export type CycleTrigger = "book" | "timer" | "phase" | "fill" | "order" | "market" | "startup" | "stale";
+export type CycleTrigger = "book" | "timer" | "phase" | "fill" | "order" | "market" | "startup" | "stale" | "halt";
 
 export type EngineEvent =
   | {
@@ -52,6 +52,26 @@ export type EngineEvent =
       count: number;
     }
   | { type: "unknown_orders"; wallet: string; count: number }
+  /** One user-stream message (order frames, pings): its serverTs and our receive time. */
+  | { type: "stream_frame"; wallet: string; serverTs: number; at: number }
+  /** An open-order walk and trade pull of the wallet completed (fill-sync.ts). */
+  | { type: "synced"; wallet: string; reason: string; at: number }
+  /**
+   * Inventory against the platform's positions and balances, after a re-check (a difference
+   * must survive a trade pull): drifted positions and cash records.
+   */
+  | { type: "reconciliation"; wallet: string; positions: number; cash: number; at: number }
+  /** A risk halt raised or cleared (src/bot/risk): scope target is a wallet name, a symbol or "all". */
+  | {
+      type: "halt";
+      action: "raised" | "cleared";
+      scope: "global" | "wallet" | "market";
+      target: string;
+      reason: string;
+      detail: string;
+      by?: "rule" | "operator";
+      at: number;
+    }
   | {
       type: "cycle";
       wallet: string;

@@ -1,11 +1,13 @@
 /**
- * The hook the risk layer (src/bot/risk, another module) plugs into. The engine calls it on every
- * cycle of every (wallet, market): first with the strategy's desired quotes, then with the plan the
- * reconciler made from them; it executes whatever plan comes back. Both calls are synchronous and
- * must be pure with respect to I/O (the engine owns all I/O). The default passes everything through.
+ * The hook the risk layer plugs into. The engine calls it on every cycle of every (wallet,
+ * market): first with the strategy's desired quotes, then with the plan the reconciler made from
+ * them; it executes whatever plan comes back. Both calls are synchronous and must be pure with
+ * respect to I/O (the engine owns all I/O). Just before each order leaves, `allowPlace` is asked
+ * again: a halt raised while a cycle was signing or waiting for the rate gate stops it there.
  *
- * Fills, rejects and stream states reach the risk layer as EngineEvents (observer.ts): a risk
- * module that wants them implements EngineObserver too and is passed in both places.
+ * The daemon always runs its core risk (core-risk.ts, over src/bot/risk); a hook given in
+ * DaemonDeps.risk runs after it (chainRisk) and can only narrow what the core allowed at send time.
+ * Fills, rejects and stream states reach the risk layer as EngineEvents (observer.ts).
  */
 import type { Micros } from "../../core/money.js";
 import type { PnlSummary, PositionSummary } from "../inventory.js";
@@ -29,6 +31,8 @@ export interface EngineView {
   pnl(wallet: string): PnlSummary;
   /** Mid of an outcome's book; undefined without a two-sided book. */
   mark(marketId: string, outcome: number): Micros | undefined;
+  /** Outcomes of a followed market; undefined for a market the engine does not know. */
+  outcomeCount(marketId: string): number | undefined;
 }
 
 export interface RiskContext {
@@ -63,6 +67,19 @@ export interface RiskHook {
   reviewPlan(plan: Plan, ctx: RiskContext): Plan;
   /** Active halts, for the status line ("market X: daily loss"). */
   halts?(): readonly string[];
+  /** May an order of (wallet, market) leave now? Asked just before each send. Absent: yes. */
+  allowPlace?(wallet: string, walletName: string, marketId: string): boolean;
 }
 
 export const PASS_THROUGH_RISK: RiskHook = { reviewPlan: (plan) => plan };
+
+/** Hooks applied in order: each one reviews what the previous one returned. */
+export function chainRisk(hooks: readonly RiskHook[]): RiskHook {
+  if (hooks.length === 1) return hooks[0]!;
+  return {
+    reviewQuotes: (quotes, ctx) => hooks.reduce((q, h) => (h.reviewQuotes ? h.reviewQuotes(q, ctx) : q), quotes),
+    reviewPlan: (plan, ctx) => hooks.reduce((p, h) => h.reviewPlan(p, ctx), plan),
+    halts: () => hooks.flatMap((h) => h.halts?.() ?? []),
+    allowPlace: (wallet, walletName, marketId) => hooks.every((h) => h.allowPlace?.(wallet, walletName, marketId) ?? true),
+  };
+}

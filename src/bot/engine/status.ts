@@ -26,6 +26,8 @@ export interface DaemonStatus {
   fills: number;
   /** Non-zero positions across wallets. */
   positions: number;
+  /** Shares held across those positions (sum of |qty|, micro-shares). */
+  sharesHeld: Micros;
   pnl: PnlFigures;
   halts: readonly string[];
 }
@@ -68,7 +70,7 @@ export function formatStatusLine(s: DaemonStatus): string {
     `markets ${s.markets.quoted}/${s.markets.selected} quoted`,
     `open orders ${s.openOrders}${s.unknownOrders > 0 ? ` (${s.unknownOrders} unknown)` : ""}`,
     `fills ${s.fills}`,
-    `positions ${s.positions}`,
+    `inventory ${s.positions} positions, ${formatFixed(s.sharesHeld, 0)} shares`,
     `pnl ${signed(s.pnl.net)} (realised ${signed(s.pnl.realised)}, unrealised ${signed(s.pnl.unrealised)}, fees ${formatFixed(s.pnl.fees, 2)})`,
     `halts ${s.halts.length === 0 ? "none" : s.halts.join("; ")}`,
   ];
@@ -92,7 +94,14 @@ export function statusOf(p: StatusParts): DaemonStatus {
   for (const e of p.registry.selected()) if (p.runners.some((r) => r.tracker.liveOrders(e.row.symbol).length > 0)) quoted += 1;
   const addresses = p.runners.map((r) => r.wallet);
   let positions = 0;
-  for (const a of addresses) positions += p.inventory.positions(a).filter((x) => x.qty !== 0n).length;
+  let sharesHeld = 0n;
+  for (const a of addresses) {
+    for (const x of p.inventory.positions(a)) {
+      if (x.qty === 0n) continue;
+      positions += 1;
+      sharesHeld += x.qty < 0n ? -x.qty : x.qty;
+    }
+  }
   return {
     at: p.nowMs,
     running: p.running,
@@ -102,6 +111,7 @@ export function statusOf(p: StatusParts): DaemonStatus {
     unknownOrders: wallets.reduce((n, w) => n + w.unknownOrders, 0),
     fills: p.ledger.size,
     positions,
+    sharesHeld,
     pnl: pnlOf(p.inventory, addresses, marksFrom(p.registry, p.data)),
     halts: p.halts,
   };

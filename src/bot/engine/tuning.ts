@@ -37,6 +37,8 @@ export interface EngineTuning {
   statusEveryMs: number;
   /** Sign the neighbours of resting quotes ahead of time (presign.ts). */
   presign: boolean;
+  /** Halts are evaluated at least this often without any cycle (also the /health heartbeat). */
+  riskEvaluateMs: number;
 }
 
 export const DEFAULT_TUNING: EngineTuning = {
@@ -54,4 +56,5 @@ export const DEFAULT_TUNING: EngineTuning = {
   tradePullMarginMs: 5_000,
   statusEveryMs: 0,
   presign: true,
+  riskEvaluateMs: 1_000,
 };

@@ -14,6 +14,7 @@ import type { SigningMarket } from "../../signing/index.js";
 import type { UserOrderFrame, UserStream } from "../../stream/index.js";
 import { fillFromUserFill, type Fill } from "../fill-ledger.js";
 import { OrderTracker, isTerminal, type TrackerEvent, type Transition } from "../order-tracker.js";
+import { WalletOrders } from "./wallet-orders.js";
 import { OrderExecutor } from "./executor.js";
 import { syncWallet, type SyncContext, type SyncReport } from "./fill-sync.js";
 import { signingMarketOf } from "./market-registry.js";
@@ -50,7 +51,7 @@ export class WalletRunner {
   private pauseTimer: TimerHandle | undefined;
   private streamDownSince: number | undefined;
   private readonly strategyStates = new Map<string, Map<number, unknown>>();
-  private readonly unknownSince = new Map<string, number>();
+  private readonly orders: WalletOrders;
   private readonly retryTimers = new Map<string, TimerHandle>();
   private readonly own: OwnOrderLog;
   private readonly presign: PresignCache | undefined;
@@ -65,6 +66,7 @@ export class WalletRunner {
     this.log = o.log;
     this.tracker = new OrderTracker(this.wallet);
     this.own = new OwnOrderLog(o.seq);
+    this.orders = new WalletOrders({ wallet: this.wallet, tracker: this.tracker, own: this.own, ledger: o.ledger, inventory: o.inventory, observer: o.observer, log: o.log, clock: o.clock });
     this.presign = o.tuning.presign && o.quoting.orderExpirySec === undefined ? new PresignCache() : undefined;
     this.executor = new OrderExecutor({
       wallet: this.wallet,
@@ -81,7 +83,7 @@ export class WalletRunner {
       contracts: () => o.platform().contracts,
       defaultFeeRateBps: () => o.platform().feeConfig.defaultFeeTakerBps,
       orderExpirySec: o.quoting.orderExpirySec,
-      mayPlace: (symbol, postOnly) => (this.quoting && this.o.clock.now() >= this.pausedUntil ? o.registry.maySend(symbol, postOnly) : { ok: false, reason: "not_quoting" }),
+      mayPlace: (symbol, postOnly) => this.mayPlace(symbol, postOnly),
       onFill: (f) => this.applyFill(f),
       onTransition: (t) => this.onTransition(t),
       onOnboardingWait: (code, ms) => this.pause(code, ms),
@@ -125,7 +127,7 @@ export class WalletRunner {
       instanceId: o.instanceId,
       foreignOrders: o.tuning.foreignOrders,
       unknownGraceMs: o.tuning.unknownGraceMs,
-      unknownSince: this.unknownSince,
+      unknownSince: this.orders.unknownSince,
       symbolOf: (id) => o.registry.symbolOf(id) ?? id,
       cancel: (orders, symbol) => this.executor.cancel(orders, symbol),
       // Memory stays bounded: settled orders and old book history are forgotten.
@@ -138,6 +140,13 @@ export class WalletRunner {
 
   get name(): string {
     return this.o.name;
+  }
+
+  /** Checked just before each order leaves: quoting, not paused, the market allows it, no halt. */
+  private mayPlace(symbol: string, postOnly: boolean): { ok: true } | { ok: false; reason: string } {
+    if (!this.quoting || this.o.clock.now() < this.pausedUntil) return { ok: false, reason: "not_quoting" };
+    if (this.o.risk.allowPlace?.(this.wallet, this.o.name, symbol) === false) return { ok: false, reason: "risk_halt" };
+    return this.o.registry.maySend(symbol, postOnly);
   }
 
   get index(): number {
@@ -182,7 +191,8 @@ export class WalletRunner {
     });
     this.streamDownSince = this.o.clock.now();
     await waitForSubscription(this.stream, this.o.clock, this.o.tuning.streamReadyWaitMs, signal, this.log);
-    const report = await syncWallet(this.syncCtx, { unknownGraceMs: 0, unknownSince: this.unknownSince });
+    const report = await syncWallet(this.syncCtx, { unknownGraceMs: 0, unknownSince: this.orders.unknownSince });
+    this.o.observer.onEvent({ type: "synced", wallet: this.wallet, reason: "startup", at: this.o.clock.now() });
     this.log.info({ ...report }, "open orders reconciled");
     if (signal.aborted) return;
     this.quoting = true;
@@ -198,47 +208,17 @@ export class WalletRunner {
     if (f.type !== "order_placed" && this.quoting) this.trigger(f.marketId, f.type === "user_fill" ? "fill" : "order");
   }
 
-  /** Every fill, whatever its source: ledger (idempotent), then inventory, then the tracker. */
+  /** Every fill, whatever its source (wallet-orders.ts). */
   applyFill(f: Fill): void {
-    const r = this.o.ledger.add(f);
-    if (r.status === "added") {
-      this.o.inventory.applyFill(r.fill);
-      this.o.observer.onEvent({ type: "fill", wallet: this.wallet, fill: r.fill });
-      this.log.debug({ market: f.marketId, clientOrderId: f.clientOrderId ?? null, orderId: f.orderId, tradeId: f.tradeId, role: f.role, source: f.source }, "fill");
-    } else if (r.status === "conflict" && r.previous !== undefined) {
-      this.o.inventory.replaceFill(r.previous, r.fill);
-      this.o.observer.onEvent({ type: "drift", wallet: this.wallet, kind: "fills", count: 1 });
-      this.log.warn({ market: f.marketId, orderId: f.orderId, tradeId: f.tradeId, fields: r.fields }, "fill sources disagree: kept the platform's trade row");
-    }
-    if (f.source !== "stream") {
-      const fact = { tradeId: f.tradeId, orderId: f.orderId, qty: f.qty, ts: f.ts };
-      this.track({ kind: "trade", fill: f.clientOrderId === undefined ? fact : { ...fact, clientOrderId: f.clientOrderId } });
-    }
+    this.orders.applyFill(f);
   }
 
   track(ev: TrackerEvent): Transition {
-    const t = this.tracker.apply(ev);
-    this.onTransition(t);
-    return t;
+    return this.orders.track(ev);
   }
 
   private onTransition(t: Transition): void {
-    if (t.outcome === "impossible" || t.outcome === "conflict") {
-      this.o.observer.onEvent({ type: "tracker_anomaly", wallet: this.wallet, outcome: t.outcome, event: t.event, message: t.message });
-      this.log.warn({ clientOrderId: t.clientOrderId ?? null, orderId: t.orderId ?? null, event: t.event, outcome: t.outcome, message: t.message }, "order tracker refused an event");
-    }
-    for (const r of t.replayed ?? []) this.onTransition(r);
-    if (t.clientOrderId === undefined || t.to === undefined) return;
-    const cid = t.clientOrderId;
-    if (t.to === "unknown") {
-      if (!this.unknownSince.has(cid)) this.unknownSince.set(cid, this.o.clock.now());
-    } else this.unknownSince.delete(cid);
-    if (isTerminal(t.to)) {
-      this.own.ended(cid, this.o.clock.now());
-      return;
-    }
-    const o = this.tracker.get(cid);
-    if (o !== undefined && t.to !== "unknown") this.own.rested(cid, o.marketId, { outcome: o.outcome, side: o.side, price: o.price, remaining: o.size - o.filledQty });
+    this.orders.onTransition(t);
   }
 
   private pause(code: string, ms: number): void {
@@ -316,23 +296,26 @@ export class WalletRunner {
       engine: this.o.engine,
     });
     if (c.deferredByBudget > 0) this.retrySoon(symbol);
+    let report = { cancelsSent: 0, placesSent: 0 };
     if (c.plan.cancels.length > 0 || c.plan.places.length > 0) {
       const signing = c.entry === undefined ? undefined : signingMarketOf(c.entry.row);
-      const report = await this.executor.execute(c.plan.cancels, c.plan.places, { symbol, signing });
+      const r = await this.executor.execute(c.plan.cancels, c.plan.places, { symbol, signing });
+      report = r;
       // Live quotes after this cycle, counted without another pass over the tracker.
-      const count = Math.max(0, live.length - report.cancelsSent + report.placesAccepted);
+      const count = Math.max(0, live.length - r.cancelsSent + r.placesAccepted);
       this.o.observer.onEvent({ type: "quotes_live", wallet: this.wallet, marketId: symbol, count });
-      this.o.observer.onEvent({
-        type: "cycle",
-        wallet: this.wallet,
-        marketId: symbol,
-        trigger: why,
-        latencyMs: this.o.monotonic() - t0,
-        cancels: report.cancelsSent,
-        places: report.placesSent,
-        deferredByBudget: c.deferredByBudget,
-      });
     }
+    // Every cycle, quiet ones included: the metrics' liveness heartbeat counts on it.
+    this.o.observer.onEvent({
+      type: "cycle",
+      wallet: this.wallet,
+      marketId: symbol,
+      trigger: why,
+      latencyMs: this.o.monotonic() - t0,
+      cancels: report.cancelsSent,
+      places: report.placesSent,
+      deferredByBudget: c.deferredByBudget,
+    });
     // After the places: the wish list must not drop an entry this cycle was about to use.
     this.warmer?.plan(symbol, c.phase, c.desired);
   }
@@ -380,9 +363,10 @@ export class WalletRunner {
     try {
       do {
         this.syncAgain = false;
-        report = await syncWallet(this.syncCtx, { unknownGraceMs: this.o.tuning.unknownGraceMs, unknownSince: this.unknownSince });
+        report = await syncWallet(this.syncCtx, { unknownGraceMs: this.o.tuning.unknownGraceMs, unknownSince: this.orders.unknownSince });
         this.log.debug({ reason, ...report }, "wallet reconciled");
       } while (this.syncAgain);
+      this.o.observer.onEvent({ type: "synced", wallet: this.wallet, reason, at: this.o.clock.now() });
     } catch (e) {
       this.log.warn({ reason, err: e instanceof Error ? e.message : String(e) }, "wallet reconciliation failed");
     } finally {
@@ -392,9 +376,17 @@ export class WalletRunner {
     return report;
   }
 
-  /** Inventory against /api/me/positions and /api/me/balances; differences are logged and counted. */
+  /**
+   * Inventory against /api/me/positions and /api/me/balances. A difference is confirmed once more
+   * after a full sync (a fill still in flight explains most of them); what survives is reported.
+   */
   async checkDrift(): Promise<void> {
-    if (this.state === "ready") await this.upkeep.checkDrift();
+    if (this.state === "ready") await this.upkeep.reconcileInventory(() => this.sync("drift"));
+  }
+
+  /** The user stream's figures (metrics); undefined before the stream started. */
+  streamStats(): ReturnType<UserStream["stats"]> | undefined {
+    return this.stream?.stats();
   }
 
   // ---- stopping -----------------------------------------------------------------------------------

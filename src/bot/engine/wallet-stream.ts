@@ -41,7 +41,10 @@ export function startUserStream(w: StreamWiring): UserStream {
     ...(w.heartbeat !== undefined ? { heartbeat: w.heartbeat } : {}),
   });
   const state = (st: StreamState, at: number): void => w.observer.onEvent({ type: "stream_state", wallet, state: st, at });
-  s.on("frame", (f) => w.onFrame(f));
+  s.on("frame", (f) => {
+    w.observer.onEvent({ type: "stream_frame", wallet, serverTs: f.serverTs, at: w.clock.now() });
+    w.onFrame(f);
+  });
   s.on("connected", (e) => state("connected", e.at));
   s.on("subscribed", (e) => {
     w.onUp();

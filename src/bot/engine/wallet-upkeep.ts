@@ -8,7 +8,7 @@ import type { WalletClient } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { OrderRecord } from "../../wire/index.js";
-import type { Inventory } from "../inventory.js";
+import type { DriftReport, Inventory } from "../inventory.js";
 import type { OrderTracker } from "../order-tracker.js";
 import { errorText } from "./errors.js";
 import { cancelUntracked, resolveReads, type SyncContext } from "./fill-sync.js";
@@ -108,13 +108,33 @@ export class WalletUpkeep {
     await cancelUntracked(c.sync, rec.id, rec.marketId);
   }
 
-  /** Inventory against /api/me/positions and /api/me/balances; differences are logged and counted. */
-  async checkDrift(): Promise<void> {
+  /**
+   * Inventory against the platform, reported as a `reconciliation` event. A difference is looked
+   * at once more after `sync` (a fill still in flight explains most of them): what survives counts.
+   */
+  async reconcileInventory(sync: () => Promise<unknown>): Promise<void> {
+    let r = await this.checkDrift(false);
+    if (r === undefined) return;
+    if (!r.clean) {
+      await sync();
+      r = await this.checkDrift(true);
+      if (r === undefined) return;
+    }
+    const at = this.c.clock.now();
+    this.c.observer.onEvent({ type: "reconciliation", wallet: this.c.wallet, positions: r.positions.length, cash: r.cash === undefined ? 0 : 1, at });
+  }
+
+  /**
+   * Inventory against /api/me/positions and /api/me/balances. `confirmed`: a second look after a
+   * sync (only then are differences counted and logged as warnings). Undefined when a read failed.
+   */
+  async checkDrift(confirmed: boolean): Promise<DriftReport | undefined> {
     const c = this.c;
     try {
       const positions = await readPositions(c.api, (id) => c.symbolOf(id));
       const balances = (await c.api.portfolio.balances()).data;
       const r = c.inventory.checkAgainst(c.wallet, positions, balances);
+      if (!confirmed) return r;
       if (r.positions.length > 0) c.observer.onEvent({ type: "drift", wallet: c.wallet, kind: "positions", count: r.positions.length });
       if (r.cash !== undefined) c.observer.onEvent({ type: "drift", wallet: c.wallet, kind: "cash", count: 1 });
       if (!r.clean) {
@@ -126,8 +146,10 @@ export class WalletUpkeep {
           "inventory drift",
         );
       }
+      return r;
     } catch (e) {
       c.log.warn({ err: errorText(e) }, "drift check failed");
+      return undefined;
     }
   }
 }

@@ -64,7 +64,8 @@ export interface RejectWindowView {
 
 /**
  * reject_storm: raised when more than maxPerWindow unexplained rejects fall within the last
- * windowMs. Clears after quietMs without any unexplained reject.
+ * windowMs. Clears after quietMs without any unexplained reject, whatever the window still holds
+ * (the facade then forgets those rejects: a storm is judged on rejects after it).
  */
 export function rejectStormVerdict(
   view: RejectWindowView,
@@ -78,14 +79,14 @@ export function rejectStormVerdict(
     if (t > nowMs - opts.windowMs && t <= nowMs) inWindow += 1;
     if (last === undefined || t > last) last = t;
   }
+  if (active) return last === undefined || nowMs - last >= opts.quietMs ? CLEAR : HOLD;
   if (inWindow > opts.maxPerWindow) {
     return {
       action: "raise",
       detail: `${inWindow} unexplained rejects in ${seconds(opts.windowMs)} (limit ${opts.maxPerWindow})`,
     };
   }
-  if (!active) return HOLD;
-  return last === undefined || nowMs - last >= opts.quietMs ? CLEAR : HOLD;
+  return HOLD;
 }
 
 /**

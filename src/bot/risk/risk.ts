@@ -118,6 +118,8 @@ export class Risk {
         this.book.has(scope, "reject_storm"),
       );
       apply(scope, "reject_storm", v);
+      // A storm that cleared is forgiven: only rejects after it can raise the next one.
+      if (v.action === "clear") track.times = [];
       track.times = track.times.filter((t) => t > nowMs - this.tuning.rejectWindowMs);
       if (track.times.length === 0 && !this.book.has(scope, "reject_storm")) this.rejects.delete(wallet);
     }

@@ -182,3 +182,45 @@ describe("discovery by event slugs and filters", () => {
     expect(transport.count("GET", /^\/api\/markets\?/)).toBe(0);
   });
 });
+
+describe("MarketRegistry refresh when reads fail", () => {
+  it("keeps the selection while names cannot be read (5xx), drops a market only once it is really gone", async () => {
+    const { clock, transport, client } = clientHarness();
+    const rows = [marketRow({ symbol: "AAA" }), marketRow({ symbol: "BBB" })];
+    let failing = false;
+    transport.on("GET", /^\/api\/markets\?/, () => (failing ? envelope(503, "exchange_unavailable") : json(200, { markets: rows, hasMore: false })));
+    transport.on("GET", /^\/api\/markets\/[^/?]+$/, (r) => {
+      if (failing) return envelope(503, "exchange_unavailable");
+      const row = rows.find((x) => x.slug === r.path.split("/").pop());
+      return row ? json(200, row) : envelope(404, "market_not_found");
+    });
+    const reg = new MarketRegistry({
+      api: client,
+      clock,
+      log: silentLogger(),
+      observer: NOOP_OBSERVER,
+      markets: { slugs: ["aaa", "bbb"], eventSlugs: [], filters: { tag: [], vertical: [], stage: [] }, maxMarkets: 5 },
+      wallets: [{ index: 0 }],
+      pullBeforeCloseMs: 60_000,
+      defaultFeeTakerBps: () => 100,
+    });
+    const settleOn = async <T>(p: Promise<T>): Promise<T> => {
+      let done = false;
+      void p.finally(() => (done = true)).catch(() => undefined);
+      for (let i = 0; i < 200 && !done; i++) await clock.advance(250);
+      return p;
+    };
+    expect((await settleOn(reg.refreshSelection())).added).toEqual(["AAA", "BBB"]);
+    failing = true;
+    const during = await settleOn(reg.refreshSelection());
+    expect(during.problems.every((p) => p.transient)).toBe(true);
+    expect(during.removed).toEqual([]);
+    expect(reg.selected().map((e) => e.row.symbol)).toEqual(["AAA", "BBB"]);
+    // Back, and BBB is gone for good (404 everywhere): now it is dropped.
+    failing = false;
+    rows.pop();
+    const after = await settleOn(reg.refreshSelection());
+    expect(after.problems).toEqual([{ name: "bbb", message: "no market with this slug or symbol", transient: false }]);
+    expect(after.removed).toEqual(["BBB"]);
+  });
+});

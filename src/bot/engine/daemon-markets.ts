@@ -1,0 +1,138 @@
+/**
+ * The daemon's markets over time: book and selection events to the wallets' cycles, the
+ * selection refresh (and forgetting markets nobody holds anything on), one timer per market at
+ * its next phase boundary (pre-market start, opensAt, the pull time before closesAt), and the
+ * settlement of inventory when a market resolves or is voided.
+ */
+import type { Clock, TimerHandle } from "../../core/clock.js";
+import type { Logger } from "../../log/index.js";
+import type { Inventory } from "../inventory.js";
+import type { MarketDataSource } from "./market-data.js";
+import type { MarketRegistry } from "./market-registry.js";
+import { quotedOutcomes } from "./quote-cycle.js";
+import type { WalletRunner } from "./wallet-runner.js";
+
+/** Longest single timer (node's setTimeout overflows past 2^31 ms). */
+const MAX_TIMER_MS = 6 * 3_600_000;
+
+export interface MarketTimelineParts {
+  clock: Clock;
+  log: Logger;
+  registry: MarketRegistry;
+  data: MarketDataSource;
+  inventory: Inventory;
+  runners: readonly WalletRunner[];
+  /** False once the daemon stops: no new phase timer then. */
+  active: () => boolean;
+  /** A one-off timer the daemon clears at stop. */
+  later: (fn: () => void, ms: number) => void;
+}
+
+export class MarketTimeline {
+  private readonly phaseTimers = new Map<string, TimerHandle>();
+  private readonly settled = new Set<string>();
+
+  constructor(private readonly p: MarketTimelineParts) {}
+
+  /** Book updates and staleness to the owning wallet, selection and row changes to everyone. */
+  wire(): void {
+    const { data, registry, log } = this.p;
+    data.onUpdate((symbol) => this.ownerOf(symbol)?.trigger(symbol, "book"));
+    data.onStale((symbol, outcome) => {
+      log.warn({ market: symbol, outcome }, "market data stale: pulling quotes");
+      this.ownerOf(symbol)?.trigger(symbol, "stale");
+    });
+    registry.onChange((symbol, what) => {
+      const e = registry.get(symbol);
+      if (e === undefined) return;
+      if (what === "selected") data.track(symbol, quotedOutcomes(e.row.outcomeCount));
+      if (what === "deselected") data.untrack(symbol);
+      if (what === "row") this.noteSettlement(symbol);
+      this.schedulePhase(symbol);
+      for (const r of this.p.runners) r.trigger(symbol, "market");
+    });
+  }
+
+  private ownerOf(symbol: string): WalletRunner | undefined {
+    const w = this.p.registry.get(symbol)?.wallet;
+    return w === undefined ? undefined : this.p.runners[w];
+  }
+
+  async refreshSelection(): Promise<void> {
+    const { registry, log, inventory } = this.p;
+    const change = await registry.refreshSelection();
+    if (change.added.length + change.removed.length + change.moved.length > 0) {
+      log.info({ added: change.added, removed: change.removed, moved: change.moved }, "market selection");
+    }
+    // Forget deselected markets once no wallet holds orders there, nor shares awaiting settlement
+    // (their rows keep being read until RESOLVED / VOIDED pays them out in the inventory).
+    for (const e of registry.all()) {
+      if (e.selected) continue;
+      const symbol = e.row.symbol;
+      const held = !this.settled.has(symbol) && inventory.positions(undefined, symbol).some((p) => p.qty !== 0n);
+      const busy = held || this.p.runners.some((r) => r.tracker.liveOrders(symbol).length > 0);
+      if (!busy) {
+        registry.forget(symbol);
+        this.p.clock.clearTimeout(this.phaseTimers.get(symbol));
+        this.phaseTimers.delete(symbol);
+      }
+    }
+  }
+
+  /** Selected markets in a quoting phase, with the outcomes whose books they quote from. */
+  quotedMarkets(nowMs: number): { symbol: string; outcomes: number[] }[] {
+    const out: { symbol: string; outcomes: number[] }[] = [];
+    for (const e of this.p.registry.selected()) {
+      const phase = this.p.registry.phase(e.row.symbol, nowMs)?.phase;
+      if (phase === "open" || phase === "pre_market") out.push({ symbol: e.row.symbol, outcomes: quotedOutcomes(e.row.outcomeCount) });
+    }
+    return out;
+  }
+
+  /** A timer at the market's next phase boundary: cycle it then (and re-read its row at opening). */
+  private schedulePhase(symbol: string): void {
+    const clock = this.p.clock;
+    clock.clearTimeout(this.phaseTimers.get(symbol));
+    this.phaseTimers.delete(symbol);
+    if (!this.p.active()) return;
+    const at = this.p.registry.nextBoundary(symbol);
+    if (at === undefined) return;
+    const delay = at - clock.now() + 1;
+    const handle = clock.setTimeout(
+      () => {
+        this.phaseTimers.delete(symbol);
+        // A far boundary is approached in steps (timers cannot wait weeks).
+        if (delay > MAX_TIMER_MS) {
+          this.schedulePhase(symbol);
+          return;
+        }
+        for (const r of this.p.runners) r.trigger(symbol, "phase");
+        // The status moves at opensAt / closesAt: read it shortly after.
+        this.p.later(() => void this.p.registry.refreshStatus([symbol]).catch(() => undefined), 1_000);
+        this.schedulePhase(symbol);
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, delay)),
+    );
+    this.phaseTimers.set(symbol, handle);
+  }
+
+  /** Resolution / void moves inventory to cash (once per market). */
+  private noteSettlement(symbol: string): void {
+    const e = this.p.registry.get(symbol);
+    if (e === undefined || this.settled.has(symbol)) return;
+    const row = e.row;
+    const now = this.p.clock.now();
+    if (row.status === "RESOLVED" && row.payoutNumerators !== null) {
+      this.settled.add(symbol);
+      this.p.inventory.resolve(symbol, row.payoutNumerators.map((n) => BigInt(n)), Date.parse(row.lifecycle.resolvedAt ?? "") || now);
+    } else if (row.status === "VOIDED") {
+      this.settled.add(symbol);
+      this.p.inventory.voidMarket(symbol, row.outcomeCount, Date.parse(row.lifecycle.voidedAt ?? "") || now);
+    }
+  }
+
+  clearTimers(): void {
+    for (const t of this.phaseTimers.values()) this.p.clock.clearTimeout(t);
+    this.phaseTimers.clear();
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Where a wallet's order and fill facts land, whatever their source (placement answers, stream
+ * frames, REST reads): fills go to the ledger (idempotent), then the inventory, then the tracker;
+ * every tracker transition updates the unknown-since times and the own-order log the book
+ * exclusion reads, and anomalies are reported.
+ */
+import type { Clock } from "../../core/clock.js";
+import type { Logger } from "../../log/index.js";
+import type { Fill, FillLedger } from "../fill-ledger.js";
+import type { Inventory } from "../inventory.js";
+import { isTerminal, type OrderTracker, type TrackerEvent, type Transition } from "../order-tracker.js";
+import type { EngineObserver } from "./observer.js";
+import type { OwnOrderLog } from "./own-orders.js";
+
+export interface WalletOrdersParts {
+  wallet: string;
+  tracker: OrderTracker;
+  own: OwnOrderLog;
+  ledger: FillLedger;
+  inventory: Inventory;
+  observer: EngineObserver;
+  log: Logger;
+  clock: Clock;
+}
+
+export class WalletOrders {
+  /** When each order entered the unknown state (by clientOrderId). */
+  readonly unknownSince = new Map<string, number>();
+
+  constructor(private readonly d: WalletOrdersParts) {}
+
+  applyFill(f: Fill): void {
+    const d = this.d;
+    const r = d.ledger.add(f);
+    if (r.status === "added") {
+      d.inventory.applyFill(r.fill);
+      d.observer.onEvent({ type: "fill", wallet: d.wallet, fill: r.fill });
+      d.log.debug({ market: f.marketId, clientOrderId: f.clientOrderId ?? null, orderId: f.orderId, tradeId: f.tradeId, role: f.role, source: f.source }, "fill");
+    } else if (r.status === "conflict" && r.previous !== undefined) {
+      d.inventory.replaceFill(r.previous, r.fill);
+      d.observer.onEvent({ type: "drift", wallet: d.wallet, kind: "fills", count: 1 });
+      d.log.warn({ market: f.marketId, orderId: f.orderId, tradeId: f.tradeId, fields: r.fields }, "fill sources disagree: kept the platform's trade row");
+    }
+    if (f.source !== "stream") {
+      const fact = { tradeId: f.tradeId, orderId: f.orderId, qty: f.qty, ts: f.ts };
+      this.track({ kind: "trade", fill: f.clientOrderId === undefined ? fact : { ...fact, clientOrderId: f.clientOrderId } });
+    }
+  }
+
+  track(ev: TrackerEvent): Transition {
+    const t = this.d.tracker.apply(ev);
+    this.onTransition(t);
+    return t;
+  }
+
+  onTransition(t: Transition): void {
+    const d = this.d;
+    if (t.outcome === "impossible" || t.outcome === "conflict") {
+      d.observer.onEvent({ type: "tracker_anomaly", wallet: d.wallet, outcome: t.outcome, event: t.event, message: t.message });
+      d.log.warn({ clientOrderId: t.clientOrderId ?? null, orderId: t.orderId ?? null, event: t.event, outcome: t.outcome, message: t.message }, "order tracker refused an event");
+    }
+    for (const r of t.replayed ?? []) this.onTransition(r);
+    if (t.clientOrderId === undefined || t.to === undefined) return;
+    const cid = t.clientOrderId;
+    if (t.to === "unknown") {
+      if (!this.unknownSince.has(cid)) this.unknownSince.set(cid, d.clock.now());
+    } else this.unknownSince.delete(cid);
+    if (isTerminal(t.to)) {
+      d.own.ended(cid, d.clock.now());
+      return;
+    }
+    const o = d.tracker.get(cid);
+    if (o !== undefined && t.to !== "unknown") d.own.rested(cid, o.marketId, { outcome: o.outcome, side: o.side, price: o.price, remaining: o.size - o.filledQty });
+  }
+}

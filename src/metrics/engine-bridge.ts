@@ -1,0 +1,54 @@
+/**
+ * The daemon's EngineEvents turned into metric updates (the event half; the state half - live
+ * quotes, positions, PnL, unknown orders - is read at scrape time through `engineState`).
+ *
+ *   order_placed                -> mm_orders_placed_total
+ *   order_cancelled (CANCELLED) -> mm_orders_cancelled_total (pending cancels count once final)
+ *   order_rejected              -> mm_orders_rejected_total{code}
+ *   fill                        -> mm_fills_total, mm_traded_shares_total, mm_traded_notional_total,
+ *                                  mm_fees_paid_total
+ *   stream_frame                -> mm_stream_frame_delay_seconds
+ *   reconciliation              -> mm_reconciliations_total, mm_reconciliation_drift
+ *   cycle                       -> mm_quote_cycle_duration_seconds, mm_last_cycle_timestamp_seconds
+ *
+ * Halts reach the metrics from the risk facade's onChange (MetricsObserver.halt), request
+ * latency from the instrumented transport, rate-gate waits from the gate's onWait.
+ */
+import type { EngineEvent } from "../bot/engine/observer.js";
+import type { Clock } from "../core/clock.js";
+import type { MetricsObserver } from "./observer.js";
+
+export class EngineMetricsBridge {
+  constructor(
+    private readonly m: MetricsObserver,
+    private readonly clock: Clock,
+  ) {}
+
+  onEvent(e: EngineEvent): void {
+    switch (e.type) {
+      case "order_placed":
+        this.m.ordersPlaced(e.wallet, e.marketId);
+        return;
+      case "order_cancelled":
+        if (e.result === "CANCELLED") this.m.ordersCancelled(e.wallet, e.marketId);
+        return;
+      case "order_rejected":
+        this.m.orderRejected(e.wallet, e.marketId, e.code);
+        return;
+      case "fill":
+        this.m.fill({ wallet: e.wallet, market: e.fill.marketId, role: e.fill.role, qty: e.fill.qty, price: e.fill.price, fee: e.fill.fee });
+        return;
+      case "stream_frame":
+        this.m.streamFrame(e.wallet, e.serverTs, e.at);
+        return;
+      case "reconciliation":
+        this.m.reconciliation(e.wallet, e.positions + e.cash);
+        return;
+      case "cycle":
+        this.m.cycle(e.latencyMs, this.clock.now());
+        return;
+      default:
+        return;
+    }
+  }
+}
