@@ -24,8 +24,19 @@ export function compareKeys(a: Key, b: Key): number {
   return a.ms !== b.ms ? a.ms - b.ms : compareIds(a.id, b.id);
 }
 
+/** Opaque cursor text: base64url of UTF-8 (shared by every cursor the simulator hands out). */
+export function base64url(text: string): string {
+  return Buffer.from(text, "utf8").toString("base64url");
+}
+
+/** The inverse of base64url, or undefined when the text is not base64url at all. */
+export function fromBase64url(text: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
+  return Buffer.from(text, "base64url").toString("utf8");
+}
+
 export function encodeCursor(key: Key): string {
-  return Buffer.from(`${key.ms}:${key.id}`, "utf8").toString("base64url");
+  return base64url(`${key.ms}:${key.id}`);
 }
 
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
@@ -35,8 +46,8 @@ export function decodeCursor(text: string): Cursor | undefined {
     const ms = Date.parse(text);
     return Number.isFinite(ms) ? { kind: "time", beforeMs: ms } : undefined;
   }
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
-  const decoded = Buffer.from(text, "base64url").toString("utf8");
+  const decoded = fromBase64url(text);
+  if (decoded === undefined) return undefined;
   const m = /^(\d{1,16}):([\x21-\x7e]{1,128})$/.exec(decoded);
   if (m === null) return undefined;
   const ms = Number(m[1]);

@@ -13,6 +13,7 @@
  *     {partnerId, snapshotAt, wallets: [{walletAddress, vaultAddress, collateral, positions,
  *      openOrders}]}
  */
+import { base64url, fromBase64url } from "./cursor.js";
 import { z } from "zod";
 import { checkQuery, requestErrorEnvelope, type QueryInput } from "../../wire/requests.js";
 import type { MatchingEngine, TradeRecord } from "../engine/index.js";
@@ -41,14 +42,6 @@ function wallets(platform: SimPlatform, partnerId: string): string[] {
   return platform.wallets.listByPartner(partnerId).map((w) => w.address).sort();
 }
 
-function b64(text: string): string {
-  return Buffer.from(text, "utf8").toString("base64url");
-}
-
-function unb64(text: string): string | undefined {
-  return /^[A-Za-z0-9_-]+$/.test(text) ? Buffer.from(text, "base64url").toString("utf8") : undefined;
-}
-
 /** Key of a row: (trade log row, leg), taker leg 0, maker leg 1; newest first = descending. */
 interface Leg {
   row: number;
@@ -62,7 +55,7 @@ export function partnerTrades(engine: MatchingEngine, platform: SimPlatform, par
   if (!q.ok) return { status: 400, body: requestErrorEnvelope(q) };
   let below: [number, number] = [Number.POSITIVE_INFINITY, 0];
   if (q.value.cursor !== undefined) {
-    const m = /^pt:(\d{1,12}):([01])$/.exec(unb64(q.value.cursor) ?? "");
+    const m = /^pt:(\d{1,12}):([01])$/.exec(fromBase64url(q.value.cursor) ?? "");
     if (m === null) return errorAnswer(400, "invalid_request", "cursor is not a cursor of this endpoint", { fields: ["cursor"], field: "cursor" });
     below = [Number(m[1]), Number(m[2])];
   }
@@ -88,7 +81,7 @@ export function partnerTrades(engine: MatchingEngine, platform: SimPlatform, par
     body: {
       partnerId,
       trades: page.map((l) => ({ ...partyTradeJson(l.trade, l.leg === 0 ? "taker" : "maker"), walletAddress: l.wallet })),
-      nextCursor: sorted.length > limit && last !== undefined ? b64(`pt:${last.row}:${last.leg}`) : null,
+      nextCursor: sorted.length > limit && last !== undefined ? base64url(`pt:${last.row}:${last.leg}`) : null,
     },
   };
 }

@@ -15,6 +15,7 @@
  *
  * Unknown query parameters are ignored here (spec 4: "ignored on most endpoints").
  */
+import { base64url, fromBase64url } from "./cursor.js";
 import { z } from "zod";
 import type { TradeRecord } from "../engine/index.js";
 import type { MatchingEngine } from "../engine/index.js";
@@ -32,15 +33,6 @@ export const TRADES_DEFAULT_LIMIT = 50;
 export const TRADES_MAX_LIMIT = 200;
 export const FEES_DEFAULT_LIMIT = 100;
 export const FEES_MAX_LIMIT = 500;
-
-function b64(text: string): string {
-  return Buffer.from(text, "utf8").toString("base64url");
-}
-
-function unb64(text: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
-  return Buffer.from(text, "base64url").toString("utf8");
-}
 
 function badParam(field: string, message: string): DeskAnswer {
   return errorAnswer(400, "invalid_request", message, { fields: [field], field });
@@ -68,7 +60,7 @@ export function positions(engine: MatchingEngine, wallet: string, query: QueryIn
   if (!q.ok) return { status: 400, body: requestErrorEnvelope(q) };
   let after: [number, number] | undefined;
   if (q.value.cursor !== undefined) {
-    const m = /^pos:(\d{1,9}):(\d{1,9})$/.exec(unb64(q.value.cursor) ?? "");
+    const m = /^pos:(\d{1,9}):(\d{1,9})$/.exec(fromBase64url(q.value.cursor) ?? "");
     if (m === null) return badParam("cursor", "cursor is not a cursor of this endpoint");
     after = [Number(m[1]), Number(m[2])];
   }
@@ -89,7 +81,7 @@ export function positions(engine: MatchingEngine, wallet: string, query: QueryIn
         locked: amount(p.locked),
         avgPrice: amount(p.avgPrice),
       })),
-      nextCursor: rest.length > limit && last !== undefined ? b64(`pos:${last.mi}:${last.p.outcome}`) : null,
+      nextCursor: rest.length > limit && last !== undefined ? base64url(`pos:${last.mi}:${last.p.outcome}`) : null,
     },
   };
 }
@@ -112,7 +104,7 @@ function tradeWindow(
   let belowRow = Number.POSITIVE_INFINITY;
   let beforeMs = Number.POSITIVE_INFINITY;
   if (q.value.cursor !== undefined) {
-    const m = /^(\d{1,16}):(\d{1,12})$/.exec(unb64(q.value.cursor) ?? "");
+    const m = /^(\d{1,16}):(\d{1,12})$/.exec(fromBase64url(q.value.cursor) ?? "");
     if (m === null) return badParam("cursor", "cursor is not a cursor of this endpoint");
     belowRow = Number(m[2]);
   }
@@ -147,7 +139,7 @@ function tradeWindow(
     rows.push(row);
   }
   const last = rows[rows.length - 1];
-  return { rows, next: more && last !== undefined ? b64(`${log.get(last).createdAtMs}:${last}`) : null };
+  return { rows, next: more && last !== undefined ? base64url(`${log.get(last).createdAtMs}:${last}`) : null };
 }
 
 export function trades(engine: MatchingEngine, wallet: string, query: QueryInput): DeskAnswer {

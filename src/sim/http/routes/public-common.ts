@@ -97,14 +97,7 @@ export function parseTimeBound(s: string): number | undefined {
   return parseIso(s)?.ms;
 }
 
-export function base64url(text: string): string {
-  return Buffer.from(text, "utf8").toString("base64url");
-}
-
-export function fromBase64url(text: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
-  return Buffer.from(text, "base64url").toString("utf8");
-}
+export { base64url, fromBase64url } from "../../desk/cursor.js";
 
 /** `limit` in 1..max (400 invalid_limit outside) and `offset` >= 0 (400 invalid_request). */
 export function limitOffset(req: { query: URLSearchParams }, ctx: RouteContext, dflt: number, max: number): Parsed<{ limit: number; offset: number }> {
