@@ -56,6 +56,10 @@ describe("daemon /metrics over HTTP", () => {
       expect(sample(body, "mm_stream_connected", { wallet: w })).toBe(1);
       expect(sample(body, "mm_orders_placed_total", { wallet: w, market: ["A", "B", "C"][Number(w[1])]! })).toBeGreaterThan(0);
     }
+    // The trackers' anomaly counters exist per wallet and kind (none happened in a clean run).
+    for (const kind of ["resurrected", "unreadable_trades", "not_found_too_soon", "impossible", "conflict", "overfill"]) {
+      expect(sample(body, "mm_tracker_anomalies_total", { wallet: "w0", kind }), kind).toBe(0);
+    }
     expect(sample(body, "mm_ready")).toBe(1);
     expect(sample(body, "mm_circuit_breaker_state", { state: "closed" })).toBe(1);
     expect(body).toMatch(/^process_cpu_seconds_total /m);

@@ -264,6 +264,7 @@ export class Daemon {
       halts: this.coreRisk.facade,
       engine: engineStateSource({ runners: this.runners, inventory: this.inventory, marks: () => marksFrom(this.registry, this.data), dailyPnl: () => watch.dailyPnl() }),
     });
+    this.ops.attachTrackers(() => this.runners.map((r) => ({ wallet: r.name, counters: r.tracker.counters })));
   }
 
   get platform(): PlatformInfo {

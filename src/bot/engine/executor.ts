@@ -5,7 +5,8 @@
  * Every order is built, hashed and signed, and registered `sent` in the tracker under its
  * clientOrderId and order hash BEFORE its request leaves; every answer goes back to the tracker:
  *
- *   accepted   -> ack (and the placement's trades -> fills)
+ *   accepted   -> ack (and the placement's trades -> fills, row by row: an unreadable row is
+ *                 skipped, counted and logged, never the whole answer)
  *   rejected   -> ack REJECTED; `resend_same` entries (journal_intent_not_durable) are resent
  *                 unchanged under the same clientOrderId (never re-signed); `onboarding_wait`
  *                 (vault_not_deployed, kyc_blocked) pauses the wallet's quoting
@@ -26,7 +27,7 @@ import type { RateGate } from "../../ratelimit/index.js";
 import type { BuiltOrder, Hex, PlaceOrderBody, PlatformContracts, SaltSource, SigningMarket, WalletSigner } from "../../signing/index.js";
 import { buildOrder, placeOrderBody } from "../../signing/index.js";
 import type { RejectedPlacement } from "../../wire/index.js";
-import { fillFromOrderTrade, type Fill } from "../fill-ledger.js";
+import { readOrderTrades, type Fill } from "../fill-ledger.js";
 import type { OrderTracker, Transition } from "../order-tracker.js";
 import { MAX_CANCEL_BATCH, sendCancels } from "./cancel-sender.js";
 import { codeOf, errorText } from "./errors.js";
@@ -97,8 +98,14 @@ interface Pending {
 export class OrderExecutor {
   /** Placements accepted so far (for the per-cycle report). */
   private acceptedCount = 0;
+  private unreadable = 0;
 
   constructor(private readonly d: ExecutorDeps) {}
+
+  /** Placement `trades[]` rows that could not be read as fills (skipped, left to the trades pull). */
+  get unreadableTrades(): number {
+    return this.unreadable;
+  }
 
   /** Orders this wallet may cancel / place now without waiting for the rate gate. */
   budget(): { cancels: number; places: number } {
@@ -334,9 +341,13 @@ export class OrderExecutor {
       status: r.status,
     });
     this.d.log.debug({ market: symbol, clientOrderId: p.clientOrderId, orderId: r.orderId, status: r.status }, "order placed");
-    for (const t of r.result.trades) {
-      const f = fillFromOrderTrade(this.d.wallet, t, { orderId: r.orderId, clientOrderId: p.clientOrderId, outcome: q.outcome, side: q.side }, "placement");
-      if (f !== undefined) this.d.onFill(f);
+    const ref = { orderId: r.orderId, clientOrderId: p.clientOrderId, outcome: q.outcome, side: q.side, marketId: symbol };
+    const read = readOrderTrades(this.d.wallet, r.result.trades, ref, "placement");
+    for (const f of read.fills) this.d.onFill(f);
+    if (read.unreadable > 0) {
+      // Row by row, best effort (the tracker counts them too): the trades pull brings these fills.
+      this.unreadable += read.unreadable;
+      this.d.log.warn({ market: symbol, clientOrderId: p.clientOrderId, orderId: r.orderId, unreadable: read.unreadable }, "placement trade rows unreadable: left to the trades pull");
     }
   }
 

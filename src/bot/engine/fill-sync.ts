@@ -19,7 +19,7 @@ import { isApiError } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { OrderRecord } from "../../wire/index.js";
-import { fillFromMyTrade, fillFromOrderTrade, type Fill, type FillLedger } from "../fill-ledger.js";
+import { fillFromMyTrade, readOrderTrades, type Fill, type FillLedger } from "../fill-ledger.js";
 import type { OrderTracker, ReadNeed, TrackerEvent, Transition } from "../order-tracker.js";
 import { isOwnClientOrderId } from "./ids.js";
 import type { EngineObserver } from "./observer.js";
@@ -133,7 +133,9 @@ export async function reconcileOpen(
 /**
  * Read what the tracker asks for (except cancel retries, which the executor sends): by id when we
  * have one, else by lookup. Unknown outcomes younger than `graceMs` wait (the platform may still
- * be recording them). Returns the number of reads.
+ * be recording them). A lookup answering 404 too soon after the send leaves the order unknown;
+ * the tracker offers it again at `nextReadDueMs()` until a 404 may conclude (its `conclusiveAtMs`).
+ * Returns the number of reads.
  */
 export async function resolveReads(ctx: SyncContext, opts: { graceMs: number; unknownSince: ReadonlyMap<string, number> }): Promise<number> {
   const now = ctx.clock.now();
@@ -157,11 +159,15 @@ async function readOne(ctx: SyncContext, need: ReadNeed): Promise<void> {
       ctx.track({ kind: "read", record: r.data, serverTimeMs: r.meta.serverTime ?? ctx.clock.now() });
       return;
     }
+    // The send time of the lookup decides whether a 404 may conclude (order-tracker-lookup.ts).
+    const at = ctx.clock.now();
     const r = await ctx.api.orders.lookup({ clientOrderId: need.clientOrderId });
     if (r.data === null) {
-      const ev = { kind: "lookup_not_found" as const, clientOrderId: need.clientOrderId };
-      ctx.track(r.meta.serverTime === undefined ? ev : { ...ev, serverTimeMs: r.meta.serverTime });
-      ctx.log.info({ clientOrderId: need.clientOrderId, orderId: null }, "lookup: never recorded");
+      const ev = { kind: "lookup_not_found" as const, clientOrderId: need.clientOrderId, nowMs: at };
+      const t = ctx.track(r.meta.serverTime === undefined ? ev : { ...ev, serverTimeMs: r.meta.serverTime });
+      const fields = { clientOrderId: need.clientOrderId, orderId: null, conclusiveAtMs: need.conclusiveAtMs ?? null };
+      if (t.to === "rejected") ctx.log.info(fields, "lookup: never recorded");
+      else if (t.outcome === "same") ctx.log.debug({ ...fields, message: t.message }, "lookup: not found yet, looking again");
     } else {
       ctx.track({ kind: "read", record: r.data, serverTimeMs: r.meta.serverTime ?? ctx.clock.now() });
     }
@@ -200,10 +206,11 @@ export async function readFillGaps(ctx: SyncContext): Promise<number> {
     reads += 1;
     try {
       const r = await ctx.api.orders.fills(order.orderId);
-      for (const t of r.data.fills) {
-        const f = fillFromOrderTrade(ctx.wallet, t, { orderId: order.orderId, clientOrderId: order.clientOrderId, outcome: order.outcome, side: order.side }, "order_read");
-        if (f !== undefined) ctx.applyFill(f);
-      }
+      const ref = { orderId: order.orderId, clientOrderId: order.clientOrderId, outcome: order.outcome, side: order.side, marketId: order.marketId };
+      const read = readOrderTrades(ctx.wallet, r.data.fills, ref, "order_read");
+      for (const f of read.fills) ctx.applyFill(f);
+      // Left to the trades pull, which reads the same trades from /api/me/trades.
+      if (read.unreadable > 0) ctx.log.warn({ market: order.marketId, clientOrderId: order.clientOrderId, orderId: order.orderId, unreadable: read.unreadable }, "order fills rows unreadable: skipped");
     } catch (e) {
       ctx.log.warn({ market: order.marketId, clientOrderId: order.clientOrderId, orderId: order.orderId, err: e instanceof Error ? e.message : String(e) }, "order fills read failed");
     }

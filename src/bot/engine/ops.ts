@@ -10,7 +10,7 @@ import type { Transport } from "../../api/transport.js";
 import type { Clock } from "../../core/clock.js";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../log/index.js";
-import { EngineMetricsBridge } from "../../metrics/engine-bridge.js";
+import { EngineMetricsBridge, trackTrackerAnomalies, type TrackerCountersSource } from "../../metrics/engine-bridge.js";
 import { instrumentTransport } from "../../metrics/http-instrument.js";
 import { MetricsServer, type AdminActions } from "../../metrics/metrics-server.js";
 import { MetricsObserver } from "../../metrics/observer.js";
@@ -37,6 +37,7 @@ export class DaemonOps {
   readonly bridge: EngineMetricsBridge;
   readonly probes: Probes;
   private server: MetricsServer | undefined;
+  private trackersAttached = false;
 
   constructor(private readonly o: OpsOptions) {
     const c = o.config;
@@ -63,6 +64,13 @@ export class DaemonOps {
   /** Live objects read at scrape time. */
   attach(sources: Omit<ScrapeSources, "ready">): void {
     this.metrics.setSources({ ...sources, ready: () => this.probes.isReady() });
+  }
+
+  /** The order trackers' anomaly counters (mm_tracker_anomalies_total), read at scrape time. Once. */
+  attachTrackers(source: () => Iterable<TrackerCountersSource>): void {
+    if (this.trackersAttached) return;
+    this.trackersAttached = true;
+    trackTrackerAnomalies(this.metrics, source);
   }
 
   /** Start serving on config metrics.host:port; resolves with the bound address. */

@@ -150,15 +150,29 @@ async function openIds(ctx: ShutdownContext): Promise<string[]> {
   return out;
 }
 
-/** Look up orders still sent/unknown; resting ones join `pending`. Returns those still unresolved. */
+/**
+ * Look up orders still sent/unknown; resting ones join `pending`. Returns those still unresolved.
+ * A 404 ends an unknown order only once the tracker allows it (10 s after its last send: the
+ * platform may still record it); until then the order stays unresolved and the rounds go on. When
+ * no later round fits before the deadline, the 404 concludes regardless (the last word we get).
+ */
 async function resolveUnknown(ctx: ShutdownContext, pending: Set<string>, report: WalletShutdownReport): Promise<string[]> {
   const left: string[] = [];
   for (const o of ctx.tracker.all()) {
     if (o.state !== "unknown" && o.state !== "sent") continue;
+    const at = ctx.clock.now();
+    const lastChance = at + ROUND_PAUSE_MS > ctx.deadlineAtMs;
+    // Waiting after an early 404: not asked again before the tracker's retry time.
+    if (!lastChance && o.nextReadAtMs !== undefined && at < o.nextReadAtMs && o.state === "unknown") {
+      left.push(o.clientOrderId);
+      continue;
+    }
     try {
       const r = await ctx.api.orders.lookup({ clientOrderId: o.clientOrderId });
       if (r.data === null) {
-        ctx.track({ kind: "lookup_not_found", clientOrderId: o.clientOrderId });
+        const t = ctx.track(lastChance ? { kind: "lookup_not_found", clientOrderId: o.clientOrderId } : { kind: "lookup_not_found", clientOrderId: o.clientOrderId, nowMs: at });
+        if (t.to === "unknown" || t.to === "sent") left.push(o.clientOrderId);
+        else if (t.to === "rejected") ctx.log.info({ clientOrderId: o.clientOrderId, orderId: null, early: lastChance }, "lookup: never recorded");
         continue;
       }
       ctx.track({ kind: "read", record: r.data, serverTimeMs: r.meta.serverTime ?? ctx.clock.now() });

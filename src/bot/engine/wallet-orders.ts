@@ -32,12 +32,13 @@ export class WalletOrders {
   applyFill(f: Fill): void {
     const d = this.d;
     const r = d.ledger.add(f);
+    // Every answer, not only `added`: a `merged` record may carry the trade's real time, which can
+    // put a fill first seen on the stream before the start-up anchor (already in those figures).
+    d.inventory.applyLedgerResult(r);
     if (r.status === "added") {
-      d.inventory.applyFill(r.fill);
       d.observer.onEvent({ type: "fill", wallet: d.wallet, fill: r.fill });
       d.log.debug({ market: f.marketId, clientOrderId: f.clientOrderId ?? null, orderId: f.orderId, tradeId: f.tradeId, role: f.role, source: f.source }, "fill");
-    } else if (r.status === "conflict" && r.previous !== undefined) {
-      d.inventory.replaceFill(r.previous, r.fill);
+    } else if (r.status === "conflict") {
       d.observer.onEvent({ type: "drift", wallet: d.wallet, kind: "fills", count: 1 });
       d.log.warn({ market: f.marketId, orderId: f.orderId, tradeId: f.tradeId, fields: r.fields }, "fill sources disagree: kept the platform's trade row");
     }
@@ -58,6 +59,11 @@ export class WalletOrders {
     if (t.outcome === "impossible" || t.outcome === "conflict") {
       d.observer.onEvent({ type: "tracker_anomaly", wallet: d.wallet, outcome: t.outcome, event: t.event, message: t.message });
       d.log.warn({ clientOrderId: t.clientOrderId ?? null, orderId: t.orderId ?? null, event: t.event, outcome: t.outcome, message: t.message }, "order tracker refused an event");
+    }
+    if (t.anomaly === "resurrected") {
+      // An order concluded "never recorded" turned up after all: the lookup raced the platform.
+      d.observer.onEvent({ type: "tracker_anomaly", wallet: d.wallet, outcome: "resurrected", event: t.event, message: t.message });
+      d.log.warn({ clientOrderId: t.clientOrderId ?? null, orderId: t.orderId ?? null, event: t.event, from: t.from ?? null, to: t.to ?? null }, "order ended as never recorded came back");
     }
     for (const r of t.replayed ?? []) this.onTransition(r);
     if (t.clientOrderId === undefined || t.to === undefined) return;

@@ -57,6 +57,7 @@ export class WalletRunner {
   private readonly presign: PresignCache | undefined;
   private readonly warmer: PresignWarmer | undefined;
   private syncing = false;
+  private readWake: { at: number; timer: TimerHandle } | undefined;
   private syncAgain = false;
   readonly syncCtx: SyncContext;
   private readonly upkeep: WalletUpkeep;
@@ -335,6 +336,8 @@ export class WalletRunner {
   private clearRetries(): void {
     for (const t of this.retryTimers.values()) this.o.clock.clearTimeout(t);
     this.retryTimers.clear();
+    this.o.clock.clearTimeout(this.readWake?.timer);
+    this.readWake = undefined;
     this.warmer?.stop();
   }
 
@@ -348,7 +351,26 @@ export class WalletRunner {
 
   /** Cancel retries, unknown-outcome lookups, frames buffered for unknown order ids. */
   async maintain(): Promise<void> {
-    if (this.state === "ready") await this.upkeep.maintain();
+    if (this.state !== "ready") return;
+    await this.upkeep.maintain();
+    this.wakeForReads();
+  }
+
+  /**
+   * A lookup answered 404 too soon (or a cancel waits for its Retry-After): maintain again when
+   * the tracker says the read is due, whatever the maintenance period.
+   */
+  private wakeForReads(): void {
+    const due = this.tracker.nextReadDueMs();
+    const now = this.o.clock.now();
+    if (due === undefined || due <= now || !this.quoting) return;
+    if (this.readWake !== undefined && this.readWake.at <= due) return;
+    this.o.clock.clearTimeout(this.readWake?.timer);
+    const timer = this.o.clock.setTimeout(() => {
+      this.readWake = undefined;
+      void this.maintain();
+    }, due - now);
+    this.readWake = { at: due, timer };
   }
 
   /** Open-order walk, reads, trade pull (serialised; a request during a run repeats it once). */
@@ -367,6 +389,7 @@ export class WalletRunner {
         this.log.debug({ reason, ...report }, "wallet reconciled");
       } while (this.syncAgain);
       this.o.observer.onEvent({ type: "synced", wallet: this.wallet, reason, at: this.o.clock.now() });
+      this.wakeForReads();
     } catch (e) {
       this.log.warn({ reason, err: e instanceof Error ? e.message : String(e) }, "wallet reconciliation failed");
     } finally {

@@ -111,7 +111,35 @@ describe("open-order reconciliation and adoption", () => {
     await h.clock.advance(2_000);
     await syncWallet(ctx, { unknownGraceMs: 2_000, unknownSince: since });
     expect(h.transport.count("GET", /lookup/)).toBe(1);
-    expect(tracker.get("t1-0-s-1")).toMatchObject({ state: "rejected", rejectCode: "not_recorded" });
+    // A 404 two seconds after the send proves nothing (the platform may still record it).
+    expect(tracker.get("t1-0-s-1")).toMatchObject({ state: "unknown", nextReadAtMs: T0 + 4_000 });
+    expect(tracker.counters.notFoundTooSoon).toBe(1);
+    expect(tracker.nextReadDueMs()).toBe(T0 + 4_000);
+    await h.clock.advance(1_000);
+    await syncWallet(ctx, { unknownGraceMs: 2_000, unknownSince: since });
+    expect(h.transport.count("GET", /lookup/)).toBe(1); // not before the tracker's retry time
+  });
+
+  it("concludes never recorded only from a lookup sent 10 s after the send", async () => {
+    const h = clientHarness();
+    const { ctx, tracker } = context(h);
+    tracker.apply({ kind: "sent", clientOrderId: "t1-0-s-2", orderHash: `0x${"03".repeat(32)}`, intent: { marketId: "MKT", outcome: 0, side: "BUY", price: 500_000n, size: 10_000_000n, postOnly: true }, nowMs: T0 });
+    tracker.apply({ kind: "ack_unknown", clientOrderId: "t1-0-s-2" });
+    h.transport.on("GET", /^\/api\/orders\/open/, json(200, { walletAddress: WALLET, orders: [], nextCursor: null }));
+    h.transport.on("GET", /^\/api\/me\/trades/, json(200, { trades: [], nextCursor: null }));
+    h.transport.on("GET", /^\/api\/orders\/lookup/, json(404, { status: 404, error: { code: "order_not_found", message: "none" } }));
+    const since = new Map([["t1-0-s-2", T0]]);
+    const states: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      await h.clock.advance(1_000);
+      await syncWallet(ctx, { unknownGraceMs: 1_000, unknownSince: since });
+      states.push(`${h.clock.now() - T0}:${tracker.get("t1-0-s-2")!.state}`);
+    }
+    // Looked up at +1, +3, +5, +7, +9 (404 too soon each time), then +10: conclusive.
+    expect(h.transport.count("GET", /lookup/)).toBe(6);
+    expect(states.filter((s) => s.endsWith(":unknown")).map((s) => Number(s.split(":")[0]))).toEqual([1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000, 9_000]);
+    expect(tracker.get("t1-0-s-2")).toMatchObject({ state: "rejected", rejectCode: "not_recorded" });
+    expect(tracker.counters.notFoundTooSoon).toBe(5);
   });
 });
 
