@@ -17,27 +17,14 @@
  */
 import { failure, OK, type PlatformFailure, type PlatformOk } from "./errors.js";
 import { isoOrNull } from "./time.js";
+import { MARKET_STATUSES, type MarketStatus } from "../../wire/enums.js";
 
-export const MARKET_STATUSES = [
-  "PRE_MARKET",
-  "OPEN",
-  "PAUSED",
-  "POSTPONED",
-  "SUSPENDED",
-  "CLOSED",
-  "PENDING_RESOLUTION",
-  "DELAYED",
-  "DISPUTED",
-  "RESOLVED",
-  "VOIDED",
-] as const;
-export type MarketStatus = (typeof MARKET_STATUSES)[number];
+// The statuses are the contract's (spec 3.1, src/wire); the lifecycle adds only SCHEDULED.
+export { MARKET_STATUSES } from "../../wire/enums.js";
+export type { MarketStatus } from "../../wire/enums.js";
 /** MarketStatus plus the internal, unlisted pre-window state. */
 export type LifecycleStatus = MarketStatus | "SCHEDULED";
 
-export function isMarketStatus(s: string): s is MarketStatus {
-  return (MARKET_STATUSES as readonly string[]).includes(s);
-}
 
 /** The open set returned by default lists (spec 3.1). */
 export const OPEN_SET: ReadonlySet<MarketStatus> = new Set(["PRE_MARKET", "OPEN", "PAUSED", "POSTPONED"]);

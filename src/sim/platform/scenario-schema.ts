@@ -12,21 +12,12 @@ import { WALLET_RE } from "./derive.js";
 import { FAULT_KINDS } from "./faults.js";
 import { keyIssuanceProblem, parseApiKey, SCOPES } from "./keys.js";
 import { MARKET_STATUSES } from "./lifecycle.js";
+import { KNOWN_STAGES as STAGES } from "../../wire/enums.js";
 import type { Partner, PARTNER_KINDS } from "./partners.js";
 import { parseDurationMs, parseTimeSpec, type TimeSpec } from "./time.js";
 
-export const STAGES = [
-  "group",
-  "r32",
-  "r16",
-  "quarter_finals",
-  "semi_finals",
-  "third_place",
-  "final",
-  "fifa_friendlies",
-  "ucl",
-  "uefa_europa_conference_league",
-] as const;
+/** The stage enum of spec 2.2, as the wire contract lists it. */
+export { STAGES };
 
 const timeSpec = z.string().transform((s, ctx): TimeSpec => {
   const t = parseTimeSpec(s);

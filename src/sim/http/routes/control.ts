@@ -18,6 +18,7 @@
 import { z } from "zod";
 import { VirtualClock } from "../../../core/clock.js";
 import { formatMicros, tryParseMicros } from "../../../core/money.js";
+import { tradeJson } from "../../desk/format.js";
 import { checkRequest, requestErrorEnvelope } from "../../../wire/requests.js";
 import { errorEnvelope } from "../../../wire/errors.js";
 import { FAULT_KINDS, type FaultRule, type FaultRuleInput } from "../../platform/faults.js";
@@ -77,26 +78,14 @@ function faultJson(r: FaultRule): Record<string, unknown> {
   return { ...r.input, id: r.id, from: isoOrNull(r.fromMs), to: isoOrNull(r.toMs), remaining: r.remaining, fired: r.fired };
 }
 
-function tradeJson(t: TradeRecord): Record<string, unknown> {
+/** The full log row for tests: the public row plus the maker's own view and the match kind. */
+function controlTradeJson(t: TradeRecord): Record<string, unknown> {
   return {
-    id: t.id,
-    marketId: t.marketId,
+    ...tradeJson(t),
     kind: t.kind,
-    tokenId: t.tokenId,
-    outcome: t.outcome,
-    side: t.side,
-    price: formatMicros(t.price),
-    quantity: formatMicros(t.quantity),
-    fee: formatMicros(t.fee),
-    feeRateBps: t.feeRateBps,
-    makerOrderId: t.makerOrderId,
-    takerOrderId: t.takerOrderId,
-    makerWallet: t.makerWallet,
-    takerWallet: t.takerWallet,
     makerOutcome: t.makerOutcome,
     makerSide: t.makerSide,
     makerPrice: formatMicros(t.makerPrice),
-    createdAt: isoOf(t.createdAtMs),
   };
 }
 
@@ -290,7 +279,7 @@ export const controlRoutes: RouteDef[] = [
     pattern: "/sim/trades",
     auth: "public",
     handler: (_req, ctx) => {
-      const trades = ctx.sim.engine.ledger.trades().map(tradeJson);
+      const trades = ctx.sim.engine.ledger.trades().map(controlTradeJson);
       return ok({ trades, count: trades.length });
     },
   },

@@ -10,44 +10,8 @@
 import { formatMicros, SCALE, type Micros } from "../../../core/money.js";
 import type { MatchingEngine, TradeRecord } from "../../engine/index.js";
 import { isoOf } from "../../platform/index.js";
+import { tradeJson, type TradeJson } from "../../desk/format.js";
 import { base64url, fromBase64url, isDigits, parseIso } from "./public-common.js";
-
-export interface TradeJson {
-  id: string;
-  marketId: string;
-  tokenId: string;
-  outcome: number;
-  side: "BUY" | "SELL";
-  price: string;
-  quantity: string;
-  fee: string;
-  feeRateBps: number;
-  makerOrderId: string;
-  takerOrderId: string;
-  makerWallet: string;
-  takerWallet: string;
-  createdAt: string;
-}
-
-/** The public trade row: taker's side, outcome, token and price; wallets EIP-55 (spec 2.1). */
-export function tradeJson(t: TradeRecord): TradeJson {
-  return {
-    id: t.id,
-    marketId: t.marketId,
-    tokenId: t.tokenId,
-    outcome: t.outcome,
-    side: t.side,
-    price: formatMicros(t.price),
-    quantity: formatMicros(t.quantity),
-    fee: formatMicros(t.fee),
-    feeRateBps: t.feeRateBps,
-    makerOrderId: t.makerOrderId,
-    takerOrderId: t.takerOrderId,
-    makerWallet: t.makerWallet,
-    takerWallet: t.takerWallet,
-    createdAt: isoOf(t.createdAtMs),
-  };
-}
 
 /** A position in the trade log: time, then log row (execution order). */
 export interface TradeKey {
