@@ -190,20 +190,25 @@ const eventSchema = z.strictObject({
   markets: z.array(marketSchema).min(1),
 });
 
-const faultSchema = z.strictObject({
-  id: z.string().min(1).optional(),
-  route: z.string().min(1),
-  kind: z.enum(FAULT_KINDS),
-  probability: z.number().min(0).max(1).optional(),
-  window: z.strictObject({ from: timeSpec.nullable().optional(), to: timeSpec.nullable().optional() }).optional(),
-  nextCalls: z.number().int().min(0).optional(),
-  retryAfterSec: z.number().int().min(0).optional(),
-  latencyMs: z.number().int().min(0).optional(),
-  completeAfterMs: z.number().int().min(0).optional(),
-  execute: z.union([z.boolean(), z.number().min(0).max(1)]).optional(),
-  copies: z.number().int().min(2).optional(),
-  reorderWindow: z.number().int().min(2).optional(),
-});
+/** A fault rule; `time` parses the window bounds (scenario files resolve them, the control route keeps text). */
+export function faultRuleSchema<T extends z.ZodType>(time: T) {
+  return z.strictObject({
+    id: z.string().min(1).optional(),
+    route: z.string().min(1),
+    kind: z.enum(FAULT_KINDS),
+    probability: z.number().min(0).max(1).optional(),
+    window: z.strictObject({ from: time.nullable().optional(), to: time.nullable().optional() }).optional(),
+    nextCalls: z.number().int().min(0).optional(),
+    retryAfterSec: z.number().int().min(0).optional(),
+    latencyMs: z.number().int().min(0).optional(),
+    completeAfterMs: z.number().int().min(0).optional(),
+    execute: z.union([z.boolean(), z.number().min(0).max(1)]).optional(),
+    copies: z.number().int().min(2).optional(),
+    reorderWindow: z.number().int().min(2).optional(),
+  });
+}
+
+const faultSchema = faultRuleSchema(timeSpec);
 
 const startSchema = z
   .string()

@@ -21,7 +21,8 @@ import { formatMicros, tryParseMicros } from "../../../core/money.js";
 import { tradeJson } from "../../desk/format.js";
 import { checkRequest, requestErrorEnvelope } from "../../../wire/requests.js";
 import { errorEnvelope } from "../../../wire/errors.js";
-import { FAULT_KINDS, type FaultRule, type FaultRuleInput } from "../../platform/faults.js";
+import { type FaultRule, type FaultRuleInput } from "../../platform/faults.js";
+import { faultRuleSchema } from "../../platform/scenario-schema.js";
 import { PlatformSetupError, type PlatformFailure } from "../../platform/errors.js";
 import { WALLET_RE } from "../../platform/derive.js";
 import { SCOPES, type ApiKeyRecord } from "../../platform/keys.js";
@@ -91,20 +92,7 @@ function controlTradeJson(t: TradeRecord): Record<string, unknown> {
 
 const timeSpecText = z.string().refine((s) => parseTimeSpec(s) !== undefined, "expected a relative time (+2m, -1h, now) or ISO-8601");
 
-const faultBody = z.strictObject({
-  id: z.string().min(1).optional(),
-  route: z.string().min(1),
-  kind: z.enum(FAULT_KINDS),
-  probability: z.number().min(0).max(1).optional(),
-  window: z.strictObject({ from: timeSpecText.nullable().optional(), to: timeSpecText.nullable().optional() }).optional(),
-  nextCalls: z.number().int().min(0).optional(),
-  retryAfterSec: z.number().int().min(0).optional(),
-  latencyMs: z.number().int().min(0).optional(),
-  completeAfterMs: z.number().int().min(0).optional(),
-  execute: z.union([z.boolean(), z.number().min(0).max(1)]).optional(),
-  copies: z.number().int().min(2).optional(),
-  reorderWindow: z.number().int().min(2).optional(),
-});
+const faultBody = faultRuleSchema(timeSpecText);
 
 function toRule(b: z.output<typeof faultBody>): FaultRuleInput {
   const { window, ...rest } = b;
