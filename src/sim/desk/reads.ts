@@ -35,17 +35,22 @@ function pageBody(wallet: string, page: Page): Record<string, unknown> {
   };
 }
 
+/** The filters open and history share (spec 4.6: "same filters as open"). */
+function filterOf(q: { marketId?: string | undefined; side?: OrderFilter["side"] | undefined; outcome?: number | undefined; type?: OrderFilter["type"] | undefined }): OrderFilter {
+  const filter: OrderFilter = {};
+  if (q.marketId !== undefined) filter.marketId = q.marketId;
+  if (q.side !== undefined) filter.side = q.side;
+  if (q.outcome !== undefined) filter.outcome = q.outcome;
+  if (q.type !== undefined) filter.type = q.type;
+  return filter;
+}
+
 export function openOrders(records: OrderRecords, wallet: string, query: QueryInput): DeskAnswer {
   const q = checkQuery(openOrdersQuery, query);
   if (!q.ok) return { status: 400, body: requestErrorEnvelope(q) };
   const c = parseCursor(q.value.cursor);
   if (!c.ok) return badCursor();
-  const filter: OrderFilter = {};
-  if (q.value.marketId !== undefined) filter.marketId = q.value.marketId;
-  if (q.value.side !== undefined) filter.side = q.value.side;
-  if (q.value.outcome !== undefined) filter.outcome = q.value.outcome;
-  if (q.value.type !== undefined) filter.type = q.value.type;
-  return { status: 200, body: pageBody(wallet, records.openPage(wallet, filter, c.cursor, q.value.limit)) };
+  return { status: 200, body: pageBody(wallet, records.openPage(wallet, filterOf(q.value), c.cursor, q.value.limit)) };
 }
 
 export function orderHistory(records: OrderRecords, wallet: string, query: QueryInput): DeskAnswer {
@@ -53,11 +58,7 @@ export function orderHistory(records: OrderRecords, wallet: string, query: Query
   if (!q.ok) return { status: 400, body: requestErrorEnvelope(q) };
   const c = parseCursor(q.value.cursor);
   if (!c.ok) return badCursor();
-  const filter: OrderFilter = {};
-  if (q.value.marketId !== undefined) filter.marketId = q.value.marketId;
-  if (q.value.side !== undefined) filter.side = q.value.side;
-  if (q.value.outcome !== undefined) filter.outcome = q.value.outcome;
-  if (q.value.type !== undefined) filter.type = q.value.type;
+  const filter = filterOf(q.value);
   if (q.value.status !== undefined) filter.status = q.value.status;
   return { status: 200, body: pageBody(wallet, records.historyPage(wallet, filter, c.cursor, q.value.limit)) };
 }

@@ -53,51 +53,46 @@ function read(handler: (caller: Caller, ctx: RouteContext, params: Record<string
   };
 }
 
+/** A write route: the desk acts for the caller's wallet and handles the fault the pipeline passed itself. */
+function write(
+  handler: (body: unknown, caller: Caller, ctx: RouteContext) => DeskAnswer | Promise<DeskAnswer>,
+): RouteDef["handler"] {
+  return async (req, ctx) => {
+    const caller = callerOf(ctx);
+    return caller === undefined ? noWallet() : respond(await handler(req.body, caller, ctx));
+  };
+}
+
 export const orderRoutes: RouteDef[] = [
   {
     method: "POST",
     pattern: "/api/orders/place",
     auth: WRITE,
-    handler: async (req, ctx) => {
-      const caller = callerOf(ctx);
-      return caller === undefined ? noWallet() : respond(await ctx.sim.desk.place(req.body, caller, ctx.fault));
-    },
+    handler: write((body, caller, ctx) => ctx.sim.desk.place(body, caller, ctx.fault)),
   },
   {
     method: "POST",
     pattern: "/api/orders/place-batch",
     auth: WRITE,
-    handler: async (req, ctx) => {
-      const caller = callerOf(ctx);
-      return caller === undefined ? noWallet() : respond(await ctx.sim.desk.placeBatch(req.body, caller, ctx.fault));
-    },
+    handler: write((body, caller, ctx) => ctx.sim.desk.placeBatch(body, caller, ctx.fault)),
   },
   {
     method: "POST",
     pattern: "/api/orders/cancel",
     auth: WRITE,
-    handler: (req, ctx) => {
-      const caller = callerOf(ctx);
-      return caller === undefined ? noWallet() : respond(ctx.sim.desk.cancels.cancel(req.body, caller, ctx.fault));
-    },
+    handler: write((body, caller, ctx) => ctx.sim.desk.cancels.cancel(body, caller, ctx.fault)),
   },
   {
     method: "POST",
     pattern: "/api/orders/cancel-batch",
     auth: WRITE,
-    handler: (req, ctx) => {
-      const caller = callerOf(ctx);
-      return caller === undefined ? noWallet() : respond(ctx.sim.desk.cancels.cancelBatch(req.body, caller, ctx.fault));
-    },
+    handler: write((body, caller, ctx) => ctx.sim.desk.cancels.cancelBatch(body, caller, ctx.fault)),
   },
   {
     method: "POST",
     pattern: "/api/orders/cancel-all",
     auth: WRITE,
-    handler: (req, ctx) => {
-      const caller = callerOf(ctx);
-      return caller === undefined ? noWallet() : respond(ctx.sim.desk.cancels.cancelAll(req.body, caller, ctx.fault));
-    },
+    handler: write((body, caller, ctx) => ctx.sim.desk.cancels.cancelAll(body, caller, ctx.fault)),
   },
   {
     method: "GET",
