@@ -2,6 +2,12 @@
  * The tracker's records keyed by clientOrderId, indexed by the platform's orderId (once learnt) and
  * by the locally computed order hash (lowercased), plus the orderIds of pruned orders so that later
  * evidence for them counts as late instead of waiting in the buffer forever.
+ *
+ * Non-terminal records are also kept per market (`liveOf`): a quote cycle reads its market's live
+ * orders without walking every settled order still remembered. The tracker calls `restate` after
+ * each state change (a "not recorded" order can come back to life, so membership is not one-way).
+ * Pruned orderIds are remembered for `retiredKeepMs` past the prune horizon, then forgotten, so a
+ * daemon that runs for weeks does not grow with every order it ever placed.
  */
 import { isTerminal, type OrderEventKind, type OrderRef, type Transition } from "./order-states.js";
 import type { Rec } from "./order-tracker-step.js";
@@ -10,7 +16,12 @@ export class OrderIndex {
   private readonly orders = new Map<string, Rec>();
   private readonly byOrderId = new Map<string, string>();
   private readonly byHash = new Map<string, string>();
-  private readonly retired = new Set<string>();
+  /** Pruned orderId -> the record's last stamp (insertion order is prune order). */
+  private readonly retired = new Map<string, number>();
+  private readonly live = new Map<string, Set<Rec>>();
+
+  /** @param retiredKeepMs how long past the prune horizon a pruned orderId still counts as late. */
+  constructor(private readonly retiredKeepMs = 3_600_000) {}
 
   get(clientOrderId: string): Rec | undefined {
     return this.orders.get(clientOrderId);
@@ -24,6 +35,28 @@ export class OrderIndex {
   add(r: Rec): void {
     this.orders.set(r.clientOrderId, r);
     this.byHash.set(r.orderHash.toLowerCase(), r.clientOrderId);
+    this.restate(r);
+  }
+
+  /** Keep the per-market live set in step with the record's state (call after every change). */
+  restate(r: Rec): void {
+    let set = this.live.get(r.marketId);
+    if (isTerminal(r.state)) {
+      if (set?.delete(r) === true && set.size === 0) this.live.delete(r.marketId);
+      return;
+    }
+    if (set === undefined) this.live.set(r.marketId, (set = new Set()));
+    set.add(r);
+  }
+
+  /** Non-terminal records of one market, in the order they became live. */
+  liveOf(marketId: string): Iterable<Rec> {
+    return this.live.get(marketId) ?? [];
+  }
+
+  /** Pruned orderIds still remembered (for tests and memory figures). */
+  get retiredCount(): number {
+    return this.retired.size;
   }
 
   hasOrderId(orderId: string): boolean {
@@ -75,9 +108,14 @@ export class OrderIndex {
       this.byHash.delete(r.orderHash.toLowerCase());
       if (r.orderId !== undefined) {
         this.byOrderId.delete(r.orderId);
-        this.retired.add(r.orderId);
+        this.retired.set(r.orderId, r.lastServerTs ?? r.createdAtMs);
       }
       n++;
+    }
+    const forgetBefore = beforeTs - this.retiredKeepMs;
+    for (const [orderId, stamp] of this.retired) {
+      if (stamp >= forgetBefore) break;
+      this.retired.delete(orderId);
     }
     return n;
   }

@@ -14,11 +14,10 @@ export function selectViews(records: Iterable<Rec>, pred: (r: Rec) => boolean): 
   return out;
 }
 
-/** Non-terminal orders on one market, in the reconciler's terms. */
-export function liveOrdersOf(records: Iterable<Rec>, marketId: string): LiveOrder[] {
+/** Records in the reconciler's terms (the caller passes the live ones: OrderIndex.liveOf). */
+export function liveOrderViews(records: Iterable<Rec>): LiveOrder[] {
   const out: LiveOrder[] = [];
   for (const r of records) {
-    if (r.marketId !== marketId || isTerminal(r.state)) continue;
     const lo: LiveOrder = {
       clientOrderId: r.clientOrderId,
       outcome: r.outcome,

@@ -173,6 +173,11 @@ export interface TrackerOptions {
   notRecordedAfterMs?: number;
   /** Wait between lookups of an order still unknown after an early 404. Default LOOKUP_RETRY_MS. */
   lookupRetryMs?: number;
+  /**
+   * A pruned order's id is remembered (its late frames are recognised as late, not buffered) for
+   * this long past the prune horizon, then forgotten. Default 1 hour.
+   */
+  retiredKeepMs?: number;
 }
 
 /** The tracker's view of a wire cancel answer (200 or 202). */

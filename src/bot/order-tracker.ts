@@ -57,20 +57,21 @@ import {
 import { EarlyEventBuffer, type Buffered } from "./order-tracker-buffer.js";
 import { OrderIndex } from "./order-tracker-index.js";
 import { notFoundTooSoon, type LookupTiming } from "./order-tracker-lookup.js";
-import { cancellable, diffOpenWalk, fillGapsOf, liveOrdersOf, nextReadDueOf, readNeedsOf, selectViews, stateCounts } from "./order-tracker-reads.js";
+import { cancellable, diffOpenWalk, fillGapsOf, liveOrderViews, nextReadDueOf, readNeedsOf, selectViews, stateCounts } from "./order-tracker-reads.js";
 import { addPlacementTrades, addTrade, fillEvent, stepOrder, view, type Rec, type StepOpts } from "./order-tracker-step.js";
 
 export * from "./order-states.js";
 
 export class OrderTracker {
   readonly wallet: string;
-  private readonly index = new OrderIndex();
+  private readonly index: OrderIndex;
   private readonly early: EarlyEventBuffer;
   readonly counters: TrackerCounters = emptyCounters();
   private readonly timing: LookupTiming;
 
   constructor(wallet: string, opts: TrackerOptions = {}) {
     this.wallet = wallet.toLowerCase();
+    this.index = new OrderIndex(opts.retiredKeepMs);
     this.early = new EarlyEventBuffer(opts.maxBuffered ?? 10_000, this.counters);
     this.timing = { notRecordedAfterMs: opts.notRecordedAfterMs ?? NOT_RECORDED_AFTER_MS, lookupRetryMs: Math.max(1, opts.lookupRetryMs ?? LOOKUP_RETRY_MS) };
   }
@@ -280,7 +281,9 @@ export class OrderTracker {
   // ---- state changes (order-tracker-step.ts), buffering ---------------------------------------
 
   private step(r: Rec, ev: OrderEventKind, o: StepOpts): Transition {
-    return stepOrder(r, ev, o, this.counters);
+    const t = stepOrder(r, ev, o, this.counters);
+    this.index.restate(r);
+    return t;
   }
 
   private countTrade(r: Rec, tradeId: string, qty: Micros): void {
@@ -328,7 +331,7 @@ export class OrderTracker {
 
   /** Our non-terminal orders on one market, in the reconciler's terms. */
   liveOrders(marketId: string): LiveOrder[] {
-    return liveOrdersOf(this.index.values(), marketId);
+    return liveOrderViews(this.index.liveOf(marketId));
   }
 
   unknownOrders(): TrackedOrder[] {
@@ -383,7 +386,8 @@ export class OrderTracker {
 
   /**
    * Forget terminal orders whose total is settled (or that never got an id), last stamped before
-   * `beforeTs`. Their orderIds are remembered so a later frame counts as late, not buffered.
+   * `beforeTs`. Their orderIds are remembered (for `retiredKeepMs` more) so a later frame counts as
+   * late, not buffered.
    */
   prune(beforeTs: number): number {
     return this.index.prune(beforeTs);
