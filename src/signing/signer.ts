@@ -6,9 +6,11 @@
  */
 import { readFileSync } from "node:fs";
 import { inspect } from "node:util";
-import { privateKeyToAddress, sign } from "viem/accounts";
+import { hexToBytes } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
 import { orderDigest } from "./eip712.js";
 import { SigningError } from "./errors.js";
+import { signDigestBytes } from "./secp256k1.js";
 import type { BuiltOrder } from "./order-builder.js";
 import { isAddress, type Address, type Hex, type OrderDomain, type OrderStruct } from "./types.js";
 
@@ -44,12 +46,21 @@ function normalizeKey(raw: string, source: string): Hex {
   return hex;
 }
 
+/** A synchronous result (or throw) as a settled promise, for the promise-shaped public API. */
+function settled<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (e) {
+    return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+  }
+}
+
 export class WalletSigner {
   readonly address: Address;
-  readonly #key: Hex;
+  readonly #key: Uint8Array;
 
   private constructor(key: Hex, address: Address) {
-    this.#key = key;
+    this.#key = hexToBytes(key);
     this.address = address;
   }
 
@@ -105,11 +116,20 @@ export class WalletSigner {
   }
 
   /** Sign a 32-byte digest: 65-byte `r || s || v` hex, v in {27, 28}, low-s (RFC 6979, deterministic). */
-  async signDigest(digest: Hex): Promise<Hex> {
+  signDigest(digest: Hex): Promise<Hex> {
+    return settled(() => this.signDigestNow(digest));
+  }
+
+  /** signDigest without the promise (the same checks and errors, thrown). */
+  signDigestNow(digest: Hex): Hex {
     if (typeof digest !== "string" || !DIGEST_RE.test(digest)) {
       throw new SigningError("invalid_digest", "digest must be 0x followed by 64 hex digits");
     }
-    return sign({ hash: digest, privateKey: this.#key, to: "hex" });
+    try {
+      return signDigestBytes(hexToBytes(digest), this.#key);
+    } catch {
+      throw new SigningError("bad_private_key", "the digest could not be signed with this wallet's key");
+    }
   }
 
   /** Hash and sign an order. Refuses a struct whose `signer` is another wallet. */
