@@ -11,31 +11,35 @@
  *
  * Timers: selection refresh (markets.refreshSec), market rows (tuning.statusRefreshMs), quote
  * refresh (quoting.refreshMs), wallet maintenance, fill sync and drift checks, the risk tick
- * (halts evaluated, /health heartbeat), and one timer per market at its next phase boundary
- * (daemon-markets.ts). Book updates trigger the owning wallet's cycle for that market directly.
+ * (halts evaluated, /health heartbeat) (daemon-timers.ts), and one timer per market at its next
+ * phase boundary (daemon-markets.ts). Book updates trigger the owning wallet's cycle for that
+ * market directly. The link to the platform (gate, client, registry, book poller) is built in
+ * daemon-platform.ts, the wallets in daemon-wallets.ts.
  *
  * Risk (core-risk.ts over src/bot/risk) and metrics (ops.ts over src/metrics) are always built:
  * every plan goes through the limits and halts, every event reaches the metrics.
  */
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import type { PartnerClient, SecretLike, SocketConnector, Transport } from "../../api/index.js";
-import { FetchTransport, createClient } from "../../api/index.js";
+import type { PartnerClient } from "../../api/index.js";
 import type { Clock, TimerHandle } from "../../core/clock.js";
 import { RealClock } from "../../core/clock.js";
 import { Rng } from "../../core/rng.js";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../log/index.js";
 import { createLogger } from "../../log/index.js";
-import { RateGate } from "../../ratelimit/index.js";
-import { WalletSigner, cryptoSaltSource, rngSaltSource, type SaltSource } from "../../signing/index.js";
-import { createStrategyRunner } from "../../../strategies/registry.js";
+import type { RateGate } from "../../ratelimit/index.js";
+import { cryptoSaltSource, rngSaltSource } from "../../signing/index.js";
 import { FillLedger } from "../fill-ledger.js";
 import { Inventory } from "../inventory.js";
-import { ClientOrderIds, sessionTag } from "./ids.js";
-import { EventSeq, RestBookPoller, type MarketDataSource } from "./market-data.js";
-import { MarketRegistry } from "./market-registry.js";
+import { sessionTag } from "./ids.js";
+import { EventSeq, type MarketDataSource } from "./market-data.js";
+import type { MarketRegistry } from "./market-registry.js";
 import { MarketTimeline } from "./daemon-markets.js";
+import { buildPlatformLink } from "./daemon-platform.js";
+import { DaemonTimers } from "./daemon-timers.js";
+import type { DaemonDeps, ShutdownReport, StartReport } from "./daemon-types.js";
+import { buildWalletRunners } from "./daemon-wallets.js";
 import type { HaltChange } from "../risk/types.js";
 import { buildCoreRisk, type CoreRisk } from "./core-risk.js";
 import { engineStateSource } from "./engine-state.js";
@@ -43,45 +47,13 @@ import { combineObservers, type EngineObserver } from "./observer.js";
 import { DaemonOps } from "./ops.js";
 import { chainRisk, type EngineView, type RiskHook } from "./risk-hook.js";
 import { HaltControl, type KillReport } from "./halt-wiring.js";
-import { shutdownExitCode, type WalletShutdownReport } from "./shutdown.js";
+import { shutdownExitCode } from "./shutdown.js";
 import { fetchPlatformInfo, retrying, type PlatformInfo } from "./startup.js";
 import { marksFrom, statusOf, type DaemonStatus } from "./status.js";
 import { DEFAULT_TUNING, type EngineTuning } from "./tuning.js";
-import { WalletRunner } from "./wallet-runner.js";
-import { connectorFor } from "./wallet-stream.js";
+import type { WalletRunner } from "./wallet-runner.js";
 
-export interface DaemonDeps {
-  clock?: Clock;
-  /** Seeded in tests and simulations; default seeded from the OS. */
-  rng?: Rng;
-  /** Where REST goes (in-process simulator, loopback); default a FetchTransport to platform.baseUrl. */
-  transport?: Transport;
-  /** Where the user streams go; default a WsConnector to the platform. */
-  connector?: SocketConnector;
-  /** The partner API key; live configs carry it (platform.apiKey), simulator runs pass it here. */
-  apiKey?: string | SecretLike;
-  logger?: Logger;
-  observer?: EngineObserver | readonly EngineObserver[];
-  /** An extra risk hook, run after the core risk (which is always on). */
-  risk?: RiskHook;
-  /** A rate gate to share; default one built from platform.rateLimitPerMin / rateSafetyMargin. */
-  gate?: RateGate;
-  saltSource?: SaltSource;
-  tuning?: Partial<EngineTuning>;
-  /** Monotonic ms for latency figures. Default performance.now. */
-  monotonic?: () => number;
-}
-
-export interface StartReport {
-  markets: string[];
-  wallets: { name: string; ready: boolean; error?: string }[];
-}
-
-export interface ShutdownReport {
-  reason: string;
-  wallets: WalletShutdownReport[];
-  exitCode: number;
-}
+export type { DaemonDeps, ShutdownReport, StartReport };
 
 export class Daemon {
   readonly clock: Clock;
@@ -115,7 +87,7 @@ export class Daemon {
     outcomeCount: (marketId) => this.registry.get(marketId)?.row.outcomeCount,
   };
   private platformInfo: PlatformInfo | undefined;
-  private readonly timers: TimerHandle[] = [];
+  private readonly timers: DaemonTimers;
   private readonly markets: MarketTimeline;
   private readonly haltControl: HaltControl;
   private readonly startAbort = new AbortController();
@@ -158,95 +130,45 @@ export class Daemon {
     this.sessionStartMs = this.clock.now();
     this.session = sessionTag(this.sessionStartMs, rng.fork("session"));
 
-    const platform = config.platform;
-    this.gate =
-      deps.gate ??
-      new RateGate({
-        clock: this.clock,
-        rateLimitPerMin: platform.rateLimitPerMin,
-        safetyMargin: platform.rateSafetyMargin,
-        onWait: (bucket, ms) => this.ops.events.rateGateWait(bucket, ms),
-      });
-    const apiKey = deps.apiKey ?? (config.mode === "live" ? config.platform.apiKey : undefined);
-    if (apiKey === undefined) throw new TypeError("createDaemon: no API key (give deps.apiKey in simulator mode)");
-    const liveUrl = config.mode === "live" ? config.platform.baseUrl : undefined;
-    if (deps.transport === undefined && liveUrl === undefined) throw new TypeError("createDaemon: give deps.transport in simulator mode");
-    const transport = deps.transport ?? new FetchTransport({ baseUrl: liveUrl!, clock: this.clock, timeoutMs: platform.requestTimeoutMs });
-    this.client = createClient({
-      transport: this.ops.instrument(transport),
-      apiKey,
+    const link = buildPlatformLink({
+      config,
+      deps,
       clock: this.clock,
-      rng: rng.fork("client"),
-      gate: this.gate,
-      timeoutMs: platform.requestTimeoutMs,
-    });
-    const { connector, streamPath } = connectorFor(config, deps.connector);
-
-    this.registry = new MarketRegistry({
-      api: this.client,
-      clock: this.clock,
-      log: this.log.child({ component: "markets" }),
+      rng,
+      log: this.log,
+      tuning: this.tuning,
       observer: this.observer,
-      markets: config.markets,
-      wallets: config.wallets.map((w, index) => ({ index, markets: w.markets })),
-      pullBeforeCloseMs: config.quoting.pullBeforeCloseSec * 1000,
+      ops: this.ops,
+      seq: this.seq,
       defaultFeeTakerBps: () => this.platformInfo?.feeConfig.defaultFeeTakerBps ?? null,
     });
-    const bookBudget = Math.max(1, Math.floor(600 * (1 - platform.rateSafetyMargin) * this.tuning.bookBudgetShare));
-    this.data = new RestBookPoller({
-      markets: this.client.markets,
-      clock: this.clock,
-      log: this.log.child({ component: "books" }),
-      budgetPerMin: bookBudget,
-      minBookIntervalMs: this.tuning.minBookIntervalMs,
-      staleAfterMs: config.risk.staleDataSec * 1000,
-      room: () => this.gate.remainingFor("GET", "/api/markets/x/orderbook"),
-      seq: this.seq,
-    });
+    this.gate = link.gate;
+    this.client = link.client;
+    this.registry = link.registry;
+    this.data = link.data;
 
-    const strategy = createStrategyRunner(config.strategy.name, config.strategy.params);
     const saltSource = deps.saltSource ?? (deps.rng !== undefined ? rngSaltSource(rng.fork("salt")) : cryptoSaltSource);
-    config.wallets.forEach((w, index) => {
-      const signer = WalletSigner.fromPrivateKey(w.privateKey.reveal(), { expectedAddress: w.address, source: `wallet ${w.name} privateKey` });
-      this.runners.push(
-        new WalletRunner({
-          index,
-          name: w.name,
-          address: w.address,
-          api: this.client.forWallet(w.address),
-          signer,
-          apiKey,
-          connector,
-          streamPath,
-          clock: this.clock,
-          rng: rng.fork(`wallet:${index}`),
-          log: this.log.child({ wallet: w.address.toLowerCase(), walletName: w.name }),
-          observer: this.observer,
-          risk: this.risk,
-          registry: this.registry,
-          data: this.data,
-          ledger: this.ledger,
-          inventory: this.inventory,
-          strategy,
-          quoting: {
-            priceToleranceTicks: config.quoting.priceToleranceTicks,
-            sizeTolerance: config.quoting.sizeTolerance,
-            maxOrderAgeMs: config.quoting.maxOrderAgeSec * 1000,
-            orderExpirySec: config.quoting.orderExpirySec,
-          },
-          ids: new ClientOrderIds(config.instance.id, index, this.session),
-          gate: this.gate,
-          saltSource,
-          platform: () => this.platform,
-          instanceId: config.instance.id,
-          sessionStartMs: this.sessionStartMs,
-          tuning: this.tuning,
-          monotonic,
-          seq: this.seq,
-          engine: this.view,
-        }),
-      );
-    });
+    this.runners.push(
+      ...buildWalletRunners({
+        ...link,
+        config,
+        clock: this.clock,
+        rng,
+        log: this.log,
+        observer: this.observer,
+        risk: this.risk,
+        ledger: this.ledger,
+        inventory: this.inventory,
+        saltSource,
+        platform: () => this.platform,
+        session: this.session,
+        sessionStartMs: this.sessionStartMs,
+        tuning: this.tuning,
+        monotonic,
+        seq: this.seq,
+        engine: this.view,
+      }),
+    );
     this.markets = new MarketTimeline({
       clock: this.clock,
       log: this.log,
@@ -255,7 +177,20 @@ export class Daemon {
       inventory: this.inventory,
       runners: this.runners,
       active: () => this.running && this.stopping === undefined,
-      later: (fn, ms) => void this.timers.push(this.clock.setTimeout(fn, ms)),
+      later: (fn, ms) => this.timers.later(fn, ms),
+    });
+    this.timers = new DaemonTimers({
+      clock: this.clock,
+      log: this.log,
+      config,
+      tuning: this.tuning,
+      registry: this.registry,
+      markets: this.markets,
+      runners: this.runners,
+      riskTick: (now) => {
+        this.coreRisk.evaluate(now, true);
+        this.ops.probes.tick(now);
+      },
     });
     this.ops.attach({
       rateGate: this.gate,
@@ -306,7 +241,7 @@ export class Daemon {
     if (this.running) throw new Error("daemon already started");
     this.running = true;
     const signal = this.startAbort.signal;
-    this.startRiskTick();
+    this.timers.startRiskTick();
     const retry = { clock: this.clock, rng: this.rng.fork("startup"), log: this.log, policy: this.tuning.startupRetry, signal };
     this.platformInfo = await fetchPlatformInfo(this.client, retry);
     if (this.stopping !== undefined) return { markets: [], wallets: [] };
@@ -331,38 +266,11 @@ export class Daemon {
     this.clock.clearTimeout(waitTimer);
     // stop() may have come while we waited: it owns the timers from then on.
     if (this.stopping !== undefined) return { markets: [], wallets: results };
-    this.startTimers();
+    this.timers.startPeriodic();
     this.ops.probes.markStarted();
     const markets = this.registry.selected().map((e) => e.row.symbol);
     this.log.info({ markets, wallets: results }, "daemon running");
     return { markets, wallets: results };
-  }
-
-  private startTimers(): void {
-    const every = (ms: number, fn: () => void): void => void this.timers.push(this.clock.setInterval(fn, ms));
-    const quiet = (what: string) => (e: unknown) => this.log.warn({ err: e instanceof Error ? e.message : String(e) }, `${what} failed`);
-    every(this.config.markets.refreshSec * 1000, () => void this.markets.refreshSelection().catch(quiet("market selection")));
-    every(this.tuning.statusRefreshMs, () => void this.registry.refreshStatus().catch(quiet("market status refresh")));
-    every(this.config.quoting.refreshMs, () => this.runners.forEach((r) => r.triggerAll("timer")));
-    every(this.tuning.maintenanceMs, () => this.runners.forEach((r) => void r.maintain()));
-    every(this.tuning.fillSyncMs, () => this.runners.forEach((r) => void r.sync("timer")));
-    every(this.tuning.driftCheckMs, () => this.runners.forEach((r) => void r.checkDrift()));
-  }
-
-  /** Halts move while no cycle runs too; this tick is also the liveness heartbeat (/health), from the start. */
-  private startRiskTick(): void {
-    const tick = (): void => {
-      const now = this.clock.now();
-      this.coreRisk.evaluate(now, true);
-      this.ops.probes.tick(now);
-    };
-    tick();
-    this.timers.push(this.clock.setInterval(tick, this.tuning.riskEvaluateMs));
-  }
-
-  private clearTimers(): void {
-    for (const t of this.timers.splice(0)) this.clock.clearInterval(t);
-    this.markets.clearTimers();
   }
 
   /**
@@ -378,7 +286,7 @@ export class Daemon {
     this.log.info({ reason }, "shutting down: pulling every quote");
     this.ops.probes.markStopping();
     this.startAbort.abort(new Error("daemon stopping"));
-    this.clearTimers();
+    this.timers.clear();
     this.data.stop();
     await Promise.all(this.runners.map((r) => r.stopQuoting()));
     const deadlineAtMs = this.clock.now() + this.config.shutdown.cancelDeadlineSec * 1000;
@@ -398,7 +306,7 @@ export class Daemon {
   /** Stop every timer and stream without cancelling anything (a hard kill, for restart tests). */
   abandon(): void {
     this.startAbort.abort(new Error("daemon abandoned"));
-    this.clearTimers();
+    this.timers.clear();
     this.data.stop();
     for (const r of this.runners) r.abandon();
     this.running = false;

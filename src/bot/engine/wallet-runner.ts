@@ -3,12 +3,10 @@
  * (issue item 8). The daemon owns the shared parts (markets, data, ledger, inventory, gate)
  * and drives each runner through start(), trigger(), maintain(), sync() and shutdown().
  *
- * Quote cycles of one wallet run one at a time (a pump over the set of markets marked dirty), so
- * each cycle sizes its plan against a rate budget that earlier cycles have already spent, and the
- * tracker never sees two plans for one market at once. A trigger runs the cycle synchronously up
- * to its first request: a book update reaches the wire without waiting for a timer.
+ * The runner wires the wallet's parts together and owns its life (start-up, state, stopping). The
+ * quote cycles and their pump live in wallet-quoting.ts, the scheduling of the background sync and
+ * maintenance in wallet-background.ts, where order and fill facts land in wallet-orders.ts.
  */
-import type { TimerHandle } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { SigningMarket } from "../../signing/index.js";
 import type { UserOrderFrame, UserStream } from "../../stream/index.js";
@@ -23,15 +21,15 @@ import { OwnOrderLog } from "./own-orders.js";
 import { PresignCache, PresignWarmer } from "./presign.js";
 import { shutdownWallet, type WalletShutdownReport } from "./shutdown.js";
 import { anchorInventory, resolveVault } from "./startup.js";
-import { planCycle, type QuotingParams } from "./wallet-cycle.js";
+import { WalletBackground } from "./wallet-background.js";
+import type { QuotingParams } from "./wallet-cycle.js";
+import { WalletQuoting } from "./wallet-quoting.js";
 import { startUserStream, waitForSubscription } from "./wallet-stream.js";
 import type { WalletRunnerOptions, WalletStatus } from "./wallet-types.js";
 import { WalletUpkeep } from "./wallet-upkeep.js";
 
 /** Terminal, settled orders are forgotten this long after their last event (later frames for them count as late). */
 const PRUNE_AFTER_MS = 60_000;
-/** Trading buckets are per second: deferred work is retried after this. */
-const BUDGET_RETRY_MS = 250;
 
 export type { QuotingParams, WalletRunnerOptions, WalletStatus };
 
@@ -43,24 +41,15 @@ export class WalletRunner {
   private stream: UserStream | undefined;
   private state: WalletState = "starting";
   private readonly log: Logger;
-  private readonly dirty = new Map<string, CycleTrigger>();
-  private pumping = false;
-  private idleWaiters: (() => void)[] = [];
-  private quoting = false;
-  private pausedUntil = 0;
-  private pauseTimer: TimerHandle | undefined;
   private streamDownSince: number | undefined;
-  private readonly strategyStates = new Map<string, Map<number, unknown>>();
   private readonly orders: WalletOrders;
-  private readonly retryTimers = new Map<string, TimerHandle>();
   private readonly own: OwnOrderLog;
   private readonly presign: PresignCache | undefined;
   private readonly warmer: PresignWarmer | undefined;
-  private syncing = false;
-  private readWake: { at: number; timer: TimerHandle } | undefined;
-  private syncAgain = false;
+  private readonly quoting: WalletQuoting;
   readonly syncCtx: SyncContext;
   private readonly upkeep: WalletUpkeep;
+  private readonly background: WalletBackground;
 
   constructor(private readonly o: WalletRunnerOptions) {
     this.wallet = o.address.toLowerCase();
@@ -84,10 +73,10 @@ export class WalletRunner {
       contracts: () => o.platform().contracts,
       defaultFeeRateBps: () => o.platform().feeConfig.defaultFeeTakerBps,
       orderExpirySec: o.quoting.orderExpirySec,
-      mayPlace: (symbol, postOnly) => this.mayPlace(symbol, postOnly),
+      mayPlace: (symbol, postOnly) => this.quoting.mayPlace(symbol, postOnly),
       onFill: (f) => this.applyFill(f),
       onTransition: (t) => this.onTransition(t),
-      onOnboardingWait: (code, ms) => this.pause(code, ms),
+      onOnboardingWait: (code, ms) => this.quoting.pause(code, ms),
       presign: this.presign,
       onMarketNotOpen: (symbol) => void o.registry.refreshStatus([symbol]).then(() => this.trigger(symbol, "market")).catch(() => undefined),
     });
@@ -115,7 +104,16 @@ export class WalletRunner {
       const e = o.registry.get(symbol);
       return e === undefined ? undefined : signingMarketOf(e.row);
     };
-    this.warmer = this.presign === undefined ? undefined : new PresignWarmer(this.presign, o.clock, () => this.executor.presignNext(signingOf), () => this.pumping, () => this.idle());
+    this.warmer = this.presign === undefined ? undefined : new PresignWarmer(this.presign, o.clock, () => this.executor.presignNext(signingOf), () => this.quoting.busy, () => this.idle());
+    this.quoting = new WalletQuoting({
+      ...o,
+      wallet: this.wallet,
+      tracker: this.tracker,
+      own: this.own,
+      executor: this.executor,
+      warmer: this.warmer,
+      streamView: () => ({ subscribed: this.stream?.stats().subscribed ?? false, downSinceMs: this.streamDownSince }),
+    });
     this.upkeep = new WalletUpkeep({
       wallet: this.wallet,
       api: o.api,
@@ -137,17 +135,24 @@ export class WalletRunner {
         this.own.prune(now - 60_000);
       },
     });
+    this.background = new WalletBackground({
+      wallet: this.wallet,
+      tracker: this.tracker,
+      upkeep: this.upkeep,
+      sync: this.syncCtx,
+      unknownGraceMs: o.tuning.unknownGraceMs,
+      unknownSince: this.orders.unknownSince,
+      clock: o.clock,
+      log: o.log,
+      observer: o.observer,
+      ready: () => this.state === "ready",
+      quoting: () => this.quoting.active,
+      afterSync: () => this.triggerAll("order"),
+    });
   }
 
   get name(): string {
     return this.o.name;
-  }
-
-  /** Checked just before each order leaves: quoting, not paused, the market allows it, no halt. */
-  private mayPlace(symbol: string, postOnly: boolean): { ok: true } | { ok: false; reason: string } {
-    if (!this.quoting || this.o.clock.now() < this.pausedUntil) return { ok: false, reason: "not_quoting" };
-    if (this.o.risk.allowPlace?.(this.wallet, this.o.name, symbol) === false) return { ok: false, reason: "risk_halt" };
-    return this.o.registry.maySend(symbol, postOnly);
   }
 
   get index(): number {
@@ -196,7 +201,7 @@ export class WalletRunner {
     this.o.observer.onEvent({ type: "synced", wallet: this.wallet, reason: "startup", at: this.o.clock.now() });
     this.log.info({ ...report }, "open orders reconciled");
     if (signal.aborted) return;
-    this.quoting = true;
+    this.quoting.begin();
     this.setState("ready");
     this.triggerAll("startup");
   }
@@ -206,7 +211,7 @@ export class WalletRunner {
   private onFrame(f: UserOrderFrame): void {
     this.track({ kind: "frame", frame: f });
     if (f.type === "user_fill") this.applyFill(fillFromUserFill(f));
-    if (f.type !== "order_placed" && this.quoting) this.trigger(f.marketId, f.type === "user_fill" ? "fill" : "order");
+    if (f.type !== "order_placed" && this.quoting.active) this.trigger(f.marketId, f.type === "user_fill" ? "fill" : "order");
   }
 
   /** Every fill, whatever its source (wallet-orders.ts). */
@@ -222,189 +227,41 @@ export class WalletRunner {
     this.orders.onTransition(t);
   }
 
-  private pause(code: string, ms: number): void {
-    const until = this.o.clock.now() + ms;
-    if (until <= this.pausedUntil) return;
-    this.pausedUntil = until;
-    this.log.info({ code, pauseMs: ms }, "wallet still onboarding: quoting paused");
-    this.o.clock.clearTimeout(this.pauseTimer);
-    this.pauseTimer = this.o.clock.setTimeout(() => this.triggerAll("timer"), ms);
-  }
-
-  // ---- quote cycles -------------------------------------------------------------------------------
+  // ---- quote cycles (wallet-quoting.ts) ----------------------------------------------------------
 
   /** Markets this wallet must look at: assigned ones and any holding our live orders. */
   marketsToCycle(): string[] {
-    const set = new Set(this.o.registry.marketsOf(this.o.index));
-    for (const ord of this.tracker.all()) if (!isTerminal(ord.state)) set.add(ord.marketId);
-    return [...set];
+    return this.quoting.marketsToCycle();
   }
 
   triggerAll(why: CycleTrigger): void {
-    for (const s of this.marketsToCycle()) this.trigger(s, why);
+    this.quoting.triggerAll(why);
   }
 
   trigger(symbol: string, why: CycleTrigger): void {
-    if (!this.quoting) return;
-    if (!this.dirty.has(symbol)) this.dirty.set(symbol, why);
-    if (!this.pumping) void this.pump();
-  }
-
-  private async pump(): Promise<void> {
-    this.pumping = true;
-    try {
-      while (this.quoting && this.dirty.size > 0) {
-        const [symbol, why] = this.dirty.entries().next().value as [string, CycleTrigger];
-        this.dirty.delete(symbol);
-        try {
-          await this.cycle(symbol, why);
-        } catch (e) {
-          this.log.error({ market: symbol, err: e instanceof Error ? e.message : String(e) }, "quote cycle failed");
-        }
-      }
-    } finally {
-      this.pumping = false;
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const w of waiters) w();
-    }
-  }
-
-  private async cycle(symbol: string, why: CycleTrigger): Promise<void> {
-    const t0 = this.o.monotonic();
-    let states = this.strategyStates.get(symbol);
-    if (states === undefined) this.strategyStates.set(symbol, (states = new Map<number, unknown>()));
-    const live = this.tracker.liveOrders(symbol);
-    const c = planCycle({
-      symbol,
-      nowMs: this.o.clock.now(),
-      wallet: this.wallet,
-      walletName: this.o.name,
-      walletIndex: this.o.index,
-      pausedUntilMs: this.pausedUntil,
-      registry: this.o.registry,
-      data: this.o.data,
-      live,
-      inventory: this.o.inventory.positionViews(this.wallet, symbol),
-      strategy: this.o.strategy,
-      states,
-      ownAt: (sentSeq, outcome) => this.own.restingAt(symbol, sentSeq, outcome),
-      risk: this.o.risk,
-      quoting: this.o.quoting,
-      budget: this.executor.budget(),
-      defaultFeeTakerBps: this.o.platform().feeConfig.defaultFeeTakerBps,
-      stream: { subscribed: this.stream?.stats().subscribed ?? false, downSinceMs: this.streamDownSince },
-      engine: this.o.engine,
-    });
-    if (c.deferredByBudget > 0) this.retrySoon(symbol);
-    let report = { cancelsSent: 0, placesSent: 0 };
-    if (c.plan.cancels.length > 0 || c.plan.places.length > 0) {
-      const signing = c.entry === undefined ? undefined : signingMarketOf(c.entry.row);
-      const r = await this.executor.execute(c.plan.cancels, c.plan.places, { symbol, signing });
-      report = r;
-      // Live quotes after this cycle, counted without another pass over the tracker.
-      const count = Math.max(0, live.length - r.cancelsSent + r.placesAccepted);
-      this.o.observer.onEvent({ type: "quotes_live", wallet: this.wallet, marketId: symbol, count });
-    }
-    // Every cycle, quiet ones included: the metrics' liveness heartbeat counts on it.
-    this.o.observer.onEvent({
-      type: "cycle",
-      wallet: this.wallet,
-      marketId: symbol,
-      trigger: why,
-      latencyMs: this.o.monotonic() - t0,
-      cancels: report.cancelsSent,
-      places: report.placesSent,
-      deferredByBudget: c.deferredByBudget,
-    });
-    // After the places: the wish list must not drop an entry this cycle was about to use.
-    this.warmer?.plan(symbol, c.phase, c.desired);
-  }
-
-  /** Work was cut to the rate budget: look again when the per-second windows have refilled. */
-  private retrySoon(symbol: string): void {
-    if (this.retryTimers.has(symbol)) return;
-    this.retryTimers.set(
-      symbol,
-      this.o.clock.setTimeout(() => {
-        this.retryTimers.delete(symbol);
-        this.trigger(symbol, "timer");
-      }, BUDGET_RETRY_MS),
-    );
-  }
-
-  private clearRetries(): void {
-    for (const t of this.retryTimers.values()) this.o.clock.clearTimeout(t);
-    this.retryTimers.clear();
-    this.o.clock.clearTimeout(this.readWake?.timer);
-    this.readWake = undefined;
-    this.warmer?.stop();
+    this.quoting.trigger(symbol, why);
   }
 
   /** Resolves when no cycle is running. */
   idle(): Promise<void> {
-    if (!this.pumping) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.quoting.idle();
   }
 
-  // ---- background work ----------------------------------------------------------------------------
+  // ---- background work (wallet-background.ts) ----------------------------------------------------
 
   /** Cancel retries, unknown-outcome lookups, frames buffered for unknown order ids. */
-  async maintain(): Promise<void> {
-    if (this.state !== "ready") return;
-    await this.upkeep.maintain();
-    this.wakeForReads();
-  }
-
-  /**
-   * A lookup answered 404 too soon (or a cancel waits for its Retry-After): maintain again when
-   * the tracker says the read is due, whatever the maintenance period.
-   */
-  private wakeForReads(): void {
-    const due = this.tracker.nextReadDueMs();
-    const now = this.o.clock.now();
-    if (due === undefined || due <= now || !this.quoting) return;
-    if (this.readWake !== undefined && this.readWake.at <= due) return;
-    this.o.clock.clearTimeout(this.readWake?.timer);
-    const timer = this.o.clock.setTimeout(() => {
-      this.readWake = undefined;
-      void this.maintain();
-    }, due - now);
-    this.readWake = { at: due, timer };
+  maintain(): Promise<void> {
+    return this.background.maintain();
   }
 
   /** Open-order walk, reads, trade pull (serialised; a request during a run repeats it once). */
-  async sync(reason: string): Promise<SyncReport | undefined> {
-    if (this.state !== "ready" && reason !== "final") return undefined;
-    if (this.syncing) {
-      this.syncAgain = true;
-      return undefined;
-    }
-    this.syncing = true;
-    let report: SyncReport | undefined;
-    try {
-      do {
-        this.syncAgain = false;
-        report = await syncWallet(this.syncCtx, { unknownGraceMs: this.o.tuning.unknownGraceMs, unknownSince: this.orders.unknownSince });
-        this.log.debug({ reason, ...report }, "wallet reconciled");
-      } while (this.syncAgain);
-      this.o.observer.onEvent({ type: "synced", wallet: this.wallet, reason, at: this.o.clock.now() });
-      this.wakeForReads();
-    } catch (e) {
-      this.log.warn({ reason, err: e instanceof Error ? e.message : String(e) }, "wallet reconciliation failed");
-    } finally {
-      this.syncing = false;
-    }
-    this.triggerAll("order");
-    return report;
+  sync(reason: string): Promise<SyncReport | undefined> {
+    return this.background.sync(reason);
   }
 
-  /**
-   * Inventory against /api/me/positions and /api/me/balances. A difference is confirmed once more
-   * after a full sync (a fill still in flight explains most of them); what survives is reported.
-   */
-  async checkDrift(): Promise<void> {
-    if (this.state === "ready") await this.upkeep.reconcileInventory(() => this.sync("drift"));
+  /** Inventory against the platform's positions and balances (a difference is confirmed after a sync). */
+  checkDrift(): Promise<void> {
+    return this.background.checkDrift();
   }
 
   /** The user stream's figures (metrics); undefined before the stream started. */
@@ -416,12 +273,17 @@ export class WalletRunner {
 
   /** No new cycles; waits for the running one. */
   async stopQuoting(): Promise<void> {
-    this.quoting = false;
-    this.dirty.clear();
-    this.clearRetries();
+    this.quiesce();
     if (this.state === "ready" || this.state === "onboarding" || this.state === "starting") this.setState("stopping");
-    this.o.clock.clearTimeout(this.pauseTimer);
+    this.quoting.clearPause();
     await this.idle();
+  }
+
+  /** No new cycles, no pending retries, read wake or pre-signing. */
+  private quiesce(): void {
+    this.quoting.stop();
+    this.background.stop();
+    this.warmer?.stop();
   }
 
   async shutdown(deadlineAtMs: number): Promise<WalletShutdownReport> {
@@ -445,10 +307,8 @@ export class WalletRunner {
 
   /** Drop everything without cancelling (a hard kill, for restart tests). */
   abandon(): void {
-    this.quoting = false;
-    this.dirty.clear();
-    this.clearRetries();
-    this.o.clock.clearTimeout(this.pauseTimer);
+    this.quiesce();
+    this.quoting.clearPause();
     this.stream?.stop();
     this.setState("abandoned");
   }

@@ -1,0 +1,95 @@
+/**
+ * The daemon's link to the platform, shared by every wallet: the rate gate, the REST client over
+ * its transport (instrumented for the metrics), the user-stream connector, the market registry and
+ * the book poller (its share of the IP budget). Built once, in this order, by the Daemon's
+ * constructor; nothing here talks to the platform yet.
+ */
+import type { PartnerClient, SecretLike, SocketConnector } from "../../api/index.js";
+import { FetchTransport, createClient } from "../../api/index.js";
+import type { Clock } from "../../core/clock.js";
+import type { Rng } from "../../core/rng.js";
+import type { Config } from "../../config/index.js";
+import type { Logger } from "../../log/index.js";
+import { RateGate } from "../../ratelimit/index.js";
+import type { DaemonDeps } from "./daemon-types.js";
+import { RestBookPoller, type EventSeq } from "./market-data.js";
+import { MarketRegistry } from "./market-registry.js";
+import type { EngineObserver } from "./observer.js";
+import type { DaemonOps } from "./ops.js";
+import type { EngineTuning } from "./tuning.js";
+import { connectorFor } from "./wallet-stream.js";
+
+export interface PlatformLinkParts {
+  config: Config;
+  deps: Pick<DaemonDeps, "gate" | "apiKey" | "transport" | "connector">;
+  clock: Clock;
+  /** The daemon's Rng (the client gets a fork). */
+  rng: Rng;
+  log: Logger;
+  tuning: EngineTuning;
+  observer: EngineObserver;
+  ops: DaemonOps;
+  seq: EventSeq;
+  /** The platform's default taker fee, once its info is loaded. */
+  defaultFeeTakerBps: () => number | null;
+}
+
+export interface PlatformLink {
+  gate: RateGate;
+  client: PartnerClient;
+  apiKey: string | SecretLike;
+  connector: SocketConnector;
+  streamPath: string | undefined;
+  registry: MarketRegistry;
+  data: RestBookPoller;
+}
+
+export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
+  const { config, deps, clock, ops } = p;
+  const platform = config.platform;
+  const gate =
+    deps.gate ??
+    new RateGate({
+      clock,
+      rateLimitPerMin: platform.rateLimitPerMin,
+      safetyMargin: platform.rateSafetyMargin,
+      onWait: (bucket, ms) => ops.events.rateGateWait(bucket, ms),
+    });
+  const apiKey = deps.apiKey ?? (config.mode === "live" ? config.platform.apiKey : undefined);
+  if (apiKey === undefined) throw new TypeError("createDaemon: no API key (give deps.apiKey in simulator mode)");
+  const liveUrl = config.mode === "live" ? config.platform.baseUrl : undefined;
+  if (deps.transport === undefined && liveUrl === undefined) throw new TypeError("createDaemon: give deps.transport in simulator mode");
+  const transport = deps.transport ?? new FetchTransport({ baseUrl: liveUrl!, clock, timeoutMs: platform.requestTimeoutMs });
+  const client = createClient({
+    transport: ops.instrument(transport),
+    apiKey,
+    clock,
+    rng: p.rng.fork("client"),
+    gate,
+    timeoutMs: platform.requestTimeoutMs,
+  });
+  const { connector, streamPath } = connectorFor(config, deps.connector);
+
+  const registry = new MarketRegistry({
+    api: client,
+    clock,
+    log: p.log.child({ component: "markets" }),
+    observer: p.observer,
+    markets: config.markets,
+    wallets: config.wallets.map((w, index) => ({ index, markets: w.markets })),
+    pullBeforeCloseMs: config.quoting.pullBeforeCloseSec * 1000,
+    defaultFeeTakerBps: p.defaultFeeTakerBps,
+  });
+  const bookBudget = Math.max(1, Math.floor(600 * (1 - platform.rateSafetyMargin) * p.tuning.bookBudgetShare));
+  const data = new RestBookPoller({
+    markets: client.markets,
+    clock,
+    log: p.log.child({ component: "books" }),
+    budgetPerMin: bookBudget,
+    minBookIntervalMs: p.tuning.minBookIntervalMs,
+    staleAfterMs: config.risk.staleDataSec * 1000,
+    room: () => gate.remainingFor("GET", "/api/markets/x/orderbook"),
+    seq: p.seq,
+  });
+  return { gate, client, apiKey, connector, streamPath, registry, data };
+}

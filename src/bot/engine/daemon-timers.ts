@@ -1,0 +1,61 @@
+/**
+ * The daemon's own timers: the risk tick (from the start of start-up: halts move while no cycle
+ * runs, and it is the /health heartbeat), the periodic work once running (selection refresh,
+ * market rows, quote refresh, wallet maintenance, fill sync, drift checks) and one-off timers of
+ * the market timeline. All of them, and the timeline's phase timers, are cleared at stop.
+ */
+import type { Clock, TimerHandle } from "../../core/clock.js";
+import type { Config } from "../../config/index.js";
+import type { Logger } from "../../log/index.js";
+import type { MarketTimeline } from "./daemon-markets.js";
+import type { MarketRegistry } from "./market-registry.js";
+import type { EngineTuning } from "./tuning.js";
+import type { WalletRunner } from "./wallet-runner.js";
+
+export interface DaemonTimerParts {
+  clock: Clock;
+  log: Logger;
+  config: Config;
+  tuning: EngineTuning;
+  registry: MarketRegistry;
+  markets: MarketTimeline;
+  runners: readonly WalletRunner[];
+  /** One risk tick at `nowMs`: halts evaluated, the liveness heartbeat. */
+  riskTick(nowMs: number): void;
+}
+
+export class DaemonTimers {
+  private readonly timers: TimerHandle[] = [];
+
+  constructor(private readonly p: DaemonTimerParts) {}
+
+  /** Halts move while no cycle runs too; this tick is also the liveness heartbeat (/health), from the start. */
+  startRiskTick(): void {
+    const tick = (): void => this.p.riskTick(this.p.clock.now());
+    tick();
+    this.timers.push(this.p.clock.setInterval(tick, this.p.tuning.riskEvaluateMs));
+  }
+
+  /** The periodic work of a running daemon (see the header). */
+  startPeriodic(): void {
+    const { clock, log, config, tuning, registry, markets, runners } = this.p;
+    const every = (ms: number, fn: () => void): void => void this.timers.push(clock.setInterval(fn, ms));
+    const quiet = (what: string) => (e: unknown) => log.warn({ err: e instanceof Error ? e.message : String(e) }, `${what} failed`);
+    every(config.markets.refreshSec * 1000, () => void markets.refreshSelection().catch(quiet("market selection")));
+    every(tuning.statusRefreshMs, () => void registry.refreshStatus().catch(quiet("market status refresh")));
+    every(config.quoting.refreshMs, () => runners.forEach((r) => r.triggerAll("timer")));
+    every(tuning.maintenanceMs, () => runners.forEach((r) => void r.maintain()));
+    every(tuning.fillSyncMs, () => runners.forEach((r) => void r.sync("timer")));
+    every(tuning.driftCheckMs, () => runners.forEach((r) => void r.checkDrift()));
+  }
+
+  /** A one-off timer, cleared with the others at stop. */
+  later(fn: () => void, ms: number): void {
+    this.timers.push(this.p.clock.setTimeout(fn, ms));
+  }
+
+  clear(): void {
+    for (const t of this.timers.splice(0)) this.p.clock.clearInterval(t);
+    this.p.markets.clearTimers();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The daemon's wallets from the config: one WalletRunner each, with its signer (checked against
+ * the configured address), its client view, client-order ids, Rng fork and log, over the parts
+ * the daemon shares between them (markets, data, ledger, inventory, gate, risk, strategy).
+ */
+import type { PartnerClient, SecretLike, SocketConnector } from "../../api/index.js";
+import type { Clock } from "../../core/clock.js";
+import type { Rng } from "../../core/rng.js";
+import type { Config } from "../../config/index.js";
+import type { Logger } from "../../log/index.js";
+import type { RateGate } from "../../ratelimit/index.js";
+import { WalletSigner, type SaltSource } from "../../signing/index.js";
+import { createStrategyRunner } from "../../../strategies/registry.js";
+import type { FillLedger } from "../fill-ledger.js";
+import type { Inventory } from "../inventory.js";
+import { ClientOrderIds } from "./ids.js";
+import type { EventSeq, MarketDataSource } from "./market-data.js";
+import type { MarketRegistry } from "./market-registry.js";
+import type { EngineObserver } from "./observer.js";
+import type { EngineView, RiskHook } from "./risk-hook.js";
+import type { PlatformInfo } from "./startup.js";
+import type { EngineTuning } from "./tuning.js";
+import { WalletRunner } from "./wallet-runner.js";
+
+export interface DaemonWalletParts {
+  config: Config;
+  client: PartnerClient;
+  apiKey: string | SecretLike;
+  connector: SocketConnector;
+  streamPath: string | undefined;
+  clock: Clock;
+  /** The daemon's Rng: each wallet gets its own fork. */
+  rng: Rng;
+  log: Logger;
+  observer: EngineObserver;
+  risk: RiskHook;
+  registry: MarketRegistry;
+  data: MarketDataSource;
+  ledger: FillLedger;
+  inventory: Inventory;
+  gate: RateGate;
+  saltSource: SaltSource;
+  platform: () => PlatformInfo;
+  session: string;
+  sessionStartMs: number;
+  tuning: EngineTuning;
+  monotonic: () => number;
+  seq: EventSeq;
+  engine: EngineView;
+}
+
+/** One runner per configured wallet, in config order (the wallet index is the position). */
+export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
+  const { config } = p;
+  const strategy = createStrategyRunner(config.strategy.name, config.strategy.params);
+  return config.wallets.map((w, index) => {
+    const signer = WalletSigner.fromPrivateKey(w.privateKey.reveal(), { expectedAddress: w.address, source: `wallet ${w.name} privateKey` });
+    return new WalletRunner({
+      index,
+      name: w.name,
+      address: w.address,
+      api: p.client.forWallet(w.address),
+      signer,
+      apiKey: p.apiKey,
+      connector: p.connector,
+      streamPath: p.streamPath,
+      clock: p.clock,
+      rng: p.rng.fork(`wallet:${index}`),
+      log: p.log.child({ wallet: w.address.toLowerCase(), walletName: w.name }),
+      observer: p.observer,
+      risk: p.risk,
+      registry: p.registry,
+      data: p.data,
+      ledger: p.ledger,
+      inventory: p.inventory,
+      strategy,
+      quoting: {
+        priceToleranceTicks: config.quoting.priceToleranceTicks,
+        sizeTolerance: config.quoting.sizeTolerance,
+        maxOrderAgeMs: config.quoting.maxOrderAgeSec * 1000,
+        orderExpirySec: config.quoting.orderExpirySec,
+      },
+      ids: new ClientOrderIds(config.instance.id, index, p.session),
+      gate: p.gate,
+      saltSource: p.saltSource,
+      platform: p.platform,
+      instanceId: config.instance.id,
+      sessionStartMs: p.sessionStartMs,
+      tuning: p.tuning,
+      monotonic: p.monotonic,
+      seq: p.seq,
+      engine: p.engine,
+    });
+  });
+}
