@@ -1,19 +1,23 @@
 /**
  * Tick to place: from a book update reaching the daemon to its place request being issued, through
- * the whole engine path (phase, own-order exclusion, strategy, reconciler, risk hook, rate budget,
- * the cancel sent and answered first, order building and signing or a pre-signed order, tracker
+ * the whole engine path (phase, own-order exclusion, strategy, risk, reconciler, rate budget, the
+ * cancel sent and answered first, order building and signing or a pre-signed order, tracker
  * registration, the client pipeline). In-process on a VirtualClock; the rate gate is sized so it
  * never waits, so the figures exclude rate-gate waits by construction.
  *
- * Two platforms behind the same transport seam:
- *  - engine:    a scripted platform that answers at once (the daemon's own latency);
- *  - simulator: the real simulator in-process (its handling of the cancel that precedes the place
- *               is inside the window: the reconciler sends cancels before places).
+ * Three runs behind the same transport seam:
+ *  - engine:      a scripted platform that answers at once and a user stream that subscribes (the
+ *                 daemon's own latency); the book moves 1-2 ticks per read, so pre-signing hits;
+ *  - engine_cold: the same with pre-signing off: every order is signed on the hot path (the
+ *                 worst case, when the book jumps further than the pre-signed neighbours);
+ *  - simulator:   the real simulator in-process, with synthetic flow and fills (its handling of
+ *                 the cancel that precedes the place is inside the window).
  *
- * A sample is taken when a book update's own cycle issues a place request; time is
- * performance.now() wall time on a shared machine, so the tail carries the neighbours' noise.
- * Baseline in the same run: signing one order (the largest single cost on a cold path), so
- * ratio = p99 tick-to-place / p50 one signature.
+ * A sample is taken when a book update's own cycle issues a place request (the engine runs give
+ * one per update). Time is performance.now() wall time, so on a shared machine the tail carries the
+ * neighbours' noise; the `_cpu_` lines measure the same windows in process CPU time, which leaves
+ * that noise out (and counts GC helper threads in). Baseline in the same run: building and signing
+ * one order, so ratio = p99 tick-to-place / p50 one signed order.
  */
 import { performance } from "node:perf_hooks";
 import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../src/api/transport.js";
@@ -40,11 +44,23 @@ const VAULT = "0x2222222222222222222222222222222222222222";
 
 class Probe implements Transport {
   armedAt: number | undefined;
+  private armedCpu: NodeJS.CpuUsage | undefined;
   readonly samples: number[] = [];
+  /** The same windows in process CPU time (user + system, all threads): the neighbours' load left out. */
+  readonly cpuSamples: number[] = [];
   constructor(private readonly inner: Transport) {}
+  arm(): void {
+    this.armedAt = performance.now();
+    this.armedCpu = process.cpuUsage();
+  }
+  disarm(): void {
+    this.armedAt = undefined;
+  }
   request(req: HttpRequest): Promise<HttpResponse> {
     if (this.armedAt !== undefined && req.method === "POST" && (req.path === "/api/orders/place" || req.path === "/api/orders/place-batch")) {
       this.samples.push(performance.now() - this.armedAt);
+      const cpu = process.cpuUsage(this.armedCpu);
+      this.cpuSamples.push((cpu.user + cpu.system) / 1000);
       this.armedAt = undefined;
     }
     return this.inner.request(req);
@@ -124,13 +140,36 @@ class InstantPlatform implements Transport {
   }
 }
 
-/** A stream that never opens (the engine path does not need it). */
-const SILENT_CONNECTOR: SocketConnector = {
-  connect: (): SocketLike => {
-    const s: SocketLike = { send: () => undefined, close: () => undefined, on: () => s };
-    return s;
-  },
-};
+/**
+ * A user stream that opens, subscribes and answers pings (no order frames: the scripted platform
+ * answers every request at once). Without it the daemon's stream_down halt would pull the quotes
+ * after streamDownSec and the rest of the run would measure nothing.
+ */
+function scriptedConnector(clock: VirtualClock): SocketConnector {
+  return {
+    connect: (): SocketLike => {
+      const listeners = new Map<string, ((...args: never[]) => void)[]>();
+      const emit = (event: string, ...args: unknown[]): void => {
+        for (const l of listeners.get(event) ?? []) (l as (...a: unknown[]) => void)(...args);
+      };
+      const reply = (frame: Record<string, unknown>): void => void Promise.resolve().then(() => emit("message", JSON.stringify({ ...frame, serverTs: clock.now() })));
+      const s: SocketLike = {
+        send: (data: string) => {
+          const f = JSON.parse(data) as { type: string; channel?: string };
+          if (f.type === "subscribe") reply({ type: "subscribed", channel: f.channel });
+          else if (f.type === "ping") reply({ type: "pong" });
+        },
+        close: () => undefined,
+        on: (event: string, listener: (...args: never[]) => void) => {
+          listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+          return s;
+        },
+      };
+      void Promise.resolve().then(() => emit("open"));
+      return s;
+    },
+  };
+}
 
 // ---- the simulator platform ------------------------------------------------------------------
 
@@ -167,10 +206,12 @@ events:
 
 interface Measured {
   samples: number[];
-  hitRate: number;
+  cpuSamples: number[];
+  /** Undefined when pre-signing is off. */
+  hitRate: number | undefined;
 }
 
-async function measure(clock: VirtualClock, transport: Transport, connector: SocketConnector, virtualMs: number): Promise<Measured> {
+async function measure(clock: VirtualClock, transport: Transport, connector: SocketConnector, virtualMs: number, presign = true): Promise<Measured> {
   const probe = new Probe(transport);
   const config = parseConfig(
     `mode: simulator
@@ -192,12 +233,12 @@ log: { level: silent }
     apiKey: API_KEY,
     logger: createLogger({ level: "silent" }),
     gate: new RateGate({ clock, rateLimitPerMin: 600_000, safetyMargin: 0 }),
-    tuning: { minBookIntervalMs: 250, fillSyncMs: 600_000, driftCheckMs: 600_000, streamReadyWaitMs: 100 },
+    tuning: { minBookIntervalMs: 250, fillSyncMs: 600_000, driftCheckMs: 600_000, streamReadyWaitMs: 100, presign },
   });
   // Registered before the daemon's own listener, so it runs first on every update.
   daemon.data.onUpdate(() => {
-    probe.armedAt = performance.now();
-    setImmediate(() => (probe.armedAt = undefined));
+    probe.arm();
+    setImmediate(() => probe.disarm());
   });
   let started = false;
   void daemon.start().then(() => (started = true));
@@ -207,8 +248,8 @@ log: { level: silent }
   void daemon.stop().then(() => (stopped = true));
   while (!stopped) await clock.advance(500);
   const ps = daemon.runners[0]!.presignStats();
-  const hitRate = ps === undefined || ps.hits + ps.misses === 0 ? 0 : ps.hits / (ps.hits + ps.misses);
-  return { samples: probe.samples.sort((a, b) => a - b), hitRate };
+  const hitRate = ps === undefined ? undefined : ps.hits + ps.misses === 0 ? 0 : ps.hits / (ps.hits + ps.misses);
+  return { samples: probe.samples.sort((a, b) => a - b), cpuSamples: probe.cpuSamples.sort((a, b) => a - b), hitRate };
 }
 
 function pct(sorted: number[], p: number): number {
@@ -233,10 +274,12 @@ function signBaseline(): number[] {
 function report(name: string, m: Measured, sign: number): void {
   const s = m.samples;
   console.log(`BENCH ${name}_samples ${s.length} count`);
-  console.log(`BENCH ${name}_presign_hits ${(100 * m.hitRate).toFixed(1)} %`);
+  if (m.hitRate !== undefined) console.log(`BENCH ${name}_presign_hits ${(100 * m.hitRate).toFixed(1)} %`);
   console.log(`BENCH ${name}_p50 ${pct(s, 50).toFixed(3)} ms`);
   console.log(`BENCH ${name}_p90 ${pct(s, 90).toFixed(3)} ms`);
   console.log(`BENCH ${name}_p99 ${pct(s, 99).toFixed(3)} ms ratio=${(pct(s, 99) / sign).toFixed(2)}`);
+  console.log(`BENCH ${name}_cpu_p50 ${pct(m.cpuSamples, 50).toFixed(3)} ms`);
+  console.log(`BENCH ${name}_cpu_p99 ${pct(m.cpuSamples, 99).toFixed(3)} ms`);
   if (process.env["BENCH_TICK_DIST"]) console.log(`# ${name} p95 ${pct(s, 95).toFixed(3)} p98 ${pct(s, 98).toFixed(3)} p99.5 ${pct(s, 99.5).toFixed(3)} max ${s.at(-1)!.toFixed(3)}`);
 }
 
@@ -244,7 +287,10 @@ export async function run(): Promise<void> {
   const sign = pct(signBaseline(), 50);
 
   const clockA = new VirtualClock(T0);
-  report("tick_to_place_engine", await measure(clockA, new InstantPlatform(new Rng(4)), SILENT_CONNECTOR, VIRTUAL_MS), sign);
+  report("tick_to_place_engine", await measure(clockA, new InstantPlatform(new Rng(4)), scriptedConnector(clockA), VIRTUAL_MS), sign);
+
+  const clockC = new VirtualClock(T0);
+  report("tick_to_place_engine_cold", await measure(clockC, new InstantPlatform(new Rng(4)), scriptedConnector(clockC), VIRTUAL_MS / 4, false), sign);
 
   if (process.env["BENCH_TICK_ENGINE_ONLY"]) return;
   const clockB = new VirtualClock(T0);
@@ -254,5 +300,5 @@ export async function run(): Promise<void> {
   const measured = await measure(clockB, new InProcessTransport(pipeline), new InProcessSocketConnector(new WsHub({ sim, pipeline })), VIRTUAL_MS / 2);
   sim.stop();
   report("tick_to_place_simulator", measured, sign);
-  console.log(`BENCH sign_one_order_p50 ${sign.toFixed(3)} ms`);
+  console.log(`BENCH build_and_sign_one_order_p50 ${sign.toFixed(3)} ms`);
 }

@@ -142,11 +142,16 @@ export class WalletSigner {
   }
 
   /** Sign an order from the builder, reusing the order hash it already computed. */
-  async signBuiltOrder(built: Pick<BuiltOrder, "struct" | "orderHash">): Promise<SignedDigest> {
+  signBuiltOrder(built: Pick<BuiltOrder, "struct" | "orderHash">): Promise<SignedDigest> {
+    return settled(() => this.signBuiltOrderNow(built));
+  }
+
+  /** signBuiltOrder without the promise (the same checks and errors, thrown). */
+  signBuiltOrderNow(built: Pick<BuiltOrder, "struct" | "orderHash">): SignedDigest {
     if (built.struct.signer.toLowerCase() !== this.address.toLowerCase()) {
       throw new SigningError("signer_mismatch", `order.signer ${built.struct.signer} is not this signer's wallet ${this.address}`);
     }
-    return { signature: await this.signDigest(built.orderHash), orderHash: built.orderHash };
+    return { signature: this.signDigestNow(built.orderHash), orderHash: built.orderHash };
   }
 
   toJSON(): { address: Address } {

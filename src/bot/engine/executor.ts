@@ -2,6 +2,13 @@
  * The executor of one wallet: turns a plan into requests. Cancels first (cancel-batch, or a single
  * cancel for one id), then places (place-batch of up to 15, or a single place for one order).
  *
+ * The places wait for the cancels' answers. A slot (outcome, side) whose cancel did not end the
+ * order (cancel_pending, an unknown answer, a refused or failed cancel) gets no place this cycle:
+ * its old order may still rest and fill, and the next cycle's reconciler sizes the slot against it
+ * (`placesHeld`; the runner looks again soon). Orders are built and signed (or taken pre-signed)
+ * after the answers, not while the cancels travel: signing first would hold the cancel request
+ * itself back behind the signatures (the client issues it a few microtasks later).
+ *
  * Every order is built, hashed and signed, and registered `sent` in the tracker under its
  * clientOrderId and order hash BEFORE its request leaves; every answer goes back to the tracker:
  *
@@ -24,16 +31,16 @@ import { isApiError } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
-import type { BuiltOrder, Hex, PlaceOrderBody, PlatformContracts, SaltSource, SigningMarket, WalletSigner } from "../../signing/index.js";
-import { buildOrder, placeOrderBody } from "../../signing/index.js";
+import type { PlatformContracts, SaltSource, SigningMarket, WalletSigner } from "../../signing/index.js";
 import type { RejectedPlacement } from "../../wire/index.js";
 import { readOrderTrades, type Fill } from "../fill-ledger.js";
-import type { OrderTracker, Transition } from "../order-tracker.js";
+import { isTerminal, type OrderTracker, type Transition } from "../order-tracker.js";
 import { MAX_CANCEL_BATCH, sendCancels } from "./cancel-sender.js";
 import { codeOf, errorText } from "./errors.js";
-import type { DesiredQuote, LiveOrder } from "../quotes.js";
+import { slotKey, type DesiredQuote, type LiveOrder } from "../quotes.js";
 import type { ClientOrderIds } from "./ids.js";
 import type { EngineObserver } from "./observer.js";
+import { OrderMaker, type Pending } from "./order-maker.js";
 import type { PresignCache } from "./presign.js";
 
 export const MAX_PLACE_BATCH = 15;
@@ -86,21 +93,24 @@ export interface ExecReport {
   /** Places the platform accepted (resting or filled at once). */
   placesAccepted: number;
   placesSkipped: number;
-}
-
-interface Pending {
-  quote: DesiredQuote;
-  clientOrderId: string;
-  built: BuiltOrder;
-  body: PlaceOrderBody;
+  /** Places held back because their slot's cancel did not end the old order (see the header). */
+  placesHeld: number;
 }
 
 export class OrderExecutor {
   /** Placements accepted so far (for the per-cycle report). */
   private acceptedCount = 0;
   private unreadable = 0;
+  private readonly maker: OrderMaker;
 
-  constructor(private readonly d: ExecutorDeps) {}
+  constructor(private readonly d: ExecutorDeps) {
+    this.maker = new OrderMaker(d);
+  }
+
+  /** Sign one order the pre-sign cache wants; false when there was nothing (left) to do. */
+  presignNext(signingOf: (symbol: string) => SigningMarket | undefined): boolean {
+    return this.maker.presignNext(signingOf);
+  }
 
   /** Placement `trades[]` rows that could not be read as fills (skipped, left to the trades pull). */
   get unreadableTrades(): number {
@@ -122,16 +132,40 @@ export class OrderExecutor {
 
   async execute(cancels: readonly LiveOrder[], places: readonly DesiredQuote[], market: ExecMarket): Promise<ExecReport> {
     const accepted0 = this.acceptedCount;
-    const report: ExecReport = { cancelsSent: 0, placesSent: 0, placesAccepted: 0, placesSkipped: 0 };
-    if (cancels.length > 0) report.cancelsSent = await this.cancel(cancels.filter((o) => o.orderId !== undefined), market.symbol);
-    for (let i = 0; i < places.length; i += MAX_PLACE_BATCH) {
-      const chunk = places.slice(i, i + MAX_PLACE_BATCH);
-      const sent = await this.place(chunk, market);
-      report.placesSent += sent;
-      report.placesSkipped += chunk.length - sent;
+    const report: ExecReport = { cancelsSent: 0, placesSent: 0, placesAccepted: 0, placesSkipped: 0, placesHeld: 0 };
+    const toCancel = cancels.filter((o) => o.orderId !== undefined);
+    let blocked = new Set<string>();
+    if (toCancel.length > 0) {
+      report.cancelsSent = await this.cancel(toCancel, market.symbol);
+      blocked = this.slotsStillHeld(toCancel);
+    }
+    const open = blocked.size === 0 ? places : places.filter((q) => !blocked.has(slotKey(q)));
+    report.placesHeld = places.length - open.length;
+    const go = this.prepareAll(open, market);
+    report.placesSkipped = open.length - go.length;
+    for (let i = 0; i < go.length; i += MAX_PLACE_BATCH) {
+      const chunk = go.slice(i, i + MAX_PLACE_BATCH);
+      await this.registerAndSend(chunk, market.symbol);
+      report.placesSent += chunk.length;
     }
     report.placesAccepted = this.acceptedCount - accepted0;
     return report;
+  }
+
+  /** Slots where an order this cycle cancelled has not ended (it may still rest). */
+  private slotsStillHeld(cancelled: readonly LiveOrder[]): Set<string> {
+    const held = new Set<string>();
+    for (const o of cancelled) {
+      const now = this.d.tracker.get(o.clientOrderId);
+      if (now !== undefined && !isTerminal(now.state)) held.add(slotKey(o));
+    }
+    return held;
+  }
+
+  private allowed(q: DesiredQuote, symbol: string): boolean {
+    const verdict = this.d.mayPlace(symbol, q.postOnly);
+    if (!verdict.ok) this.d.log.debug({ market: symbol, reason: verdict.reason }, "place skipped");
+    return verdict.ok;
   }
 
   // ---- cancels --------------------------------------------------------------------------------
@@ -147,35 +181,21 @@ export class OrderExecutor {
 
   // ---- places ---------------------------------------------------------------------------------
 
-  /**
-   * Build, sign, register and send up to 15 orders; returns how many were sent. Orders found
-   * pre-signed leave at once in their own request; the others follow once signed.
-   */
-  private async place(quotes: readonly DesiredQuote[], market: ExecMarket): Promise<number> {
+  /** Build and sign (or take pre-signed) every order the market allows now; nothing is sent. */
+  private prepareAll(quotes: readonly DesiredQuote[], market: ExecMarket): Pending[] {
     const vault = this.d.vault();
-    if (vault === undefined || market.signing === undefined) return 0;
-    const signing = market.signing;
-    const ready: Pending[] = [];
-    const toSign: DesiredQuote[] = [];
+    if (vault === undefined || market.signing === undefined) return [];
+    const out: Pending[] = [];
     for (const q of quotes) {
-      const verdict = this.d.mayPlace(market.symbol, q.postOnly);
-      if (!verdict.ok) {
-        this.d.log.debug({ market: market.symbol, reason: verdict.reason }, "place skipped");
-        continue;
+      if (!this.allowed(q, market.symbol)) continue;
+      const made = this.maker.make(q, market.symbol, market.signing, vault);
+      if (made.ok) out.push(made.order);
+      else {
+        this.d.log.error({ market: market.symbol, clientOrderId: made.clientOrderId, err: errorText(made.error) }, "order not built");
+        this.d.observer.onEvent({ type: "order_rejected", wallet: this.d.wallet, marketId: market.symbol, clientOrderId: made.clientOrderId, code: codeOf(made.error), handling: "fix_request" });
       }
-      const hit = this.presigned(q, market.symbol, vault);
-      if (hit !== undefined) ready.push(hit);
-      else toSign.push(q);
     }
-    const first = ready.length > 0 ? this.registerAndSend(ready, market.symbol) : undefined;
-    const signed: Pending[] = [];
-    for (const q of toSign) {
-      const p = await this.prepare(q, market.symbol, signing, vault);
-      if (p !== undefined) signed.push(p);
-    }
-    if (signed.length > 0) await this.registerAndSend(signed, market.symbol);
-    await first;
-    return ready.length + signed.length;
+    return out;
   }
 
   private async registerAndSend(pending: Pending[], symbol: string): Promise<void> {
@@ -191,66 +211,6 @@ export class OrderExecutor {
       });
     }
     await this.send(pending, symbol, 0);
-  }
-
-  private presigned(q: DesiredQuote, symbol: string, vault: string): Pending | undefined {
-    if (this.d.orderExpirySec !== undefined || this.d.presign === undefined) return undefined;
-    const cached = this.d.presign.take({ marketId: symbol, outcome: q.outcome, side: q.side, price: q.price, size: q.size, postOnly: q.postOnly });
-    if (cached === undefined || cached.built.struct.maker.toLowerCase() !== vault.toLowerCase()) return undefined;
-    const clientOrderId = this.d.ids.next();
-    return { quote: q, clientOrderId, built: cached.built, body: placeOrderBody(cached.built, { signature: cached.signature, clientOrderId }) };
-  }
-
-  private async prepare(q: DesiredQuote, symbol: string, signing: SigningMarket, vault: string): Promise<Pending | undefined> {
-    const clientOrderId = this.d.ids.next();
-    try {
-      const expirySec = this.d.orderExpirySec;
-      const expiration = expirySec !== undefined ? BigInt(Math.floor(this.d.clock.now() / 1000) + expirySec) : undefined;
-      const { built, signature } = await this.sign(q, signing, vault, expiration);
-      return { quote: q, clientOrderId, built, body: placeOrderBody(built, { signature, clientOrderId }) };
-    } catch (e) {
-      this.d.log.error({ market: symbol, clientOrderId, err: errorText(e) }, "order not built");
-      this.d.observer.onEvent({ type: "order_rejected", wallet: this.d.wallet, marketId: symbol, clientOrderId, code: codeOf(e), handling: "fix_request" });
-      return undefined;
-    }
-  }
-
-  private async sign(q: Omit<DesiredQuote, "level" | "tag" | "reducesInventory">, signing: SigningMarket, vault: string, expiration: bigint | undefined): Promise<{ built: BuiltOrder; signature: Hex }> {
-    const built = buildOrder({
-      contracts: this.d.contracts(),
-      market: signing,
-      intent: {
-        outcome: q.outcome,
-        side: q.side,
-        price: q.price,
-        quantity: q.size,
-        postOnly: q.postOnly,
-        ...(expiration !== undefined ? { timeInForce: "GTD" as const, expiration } : {}),
-      },
-      wallet: this.d.signer.address,
-      vault,
-      saltSource: this.d.saltSource,
-      defaultFeeRateBps: this.d.defaultFeeRateBps(),
-    });
-    const { signature } = await this.d.signer.signBuiltOrder(built);
-    return { built, signature };
-  }
-
-  /** Sign one order the pre-sign cache wants; false when there was nothing (left) to do. */
-  async presignNext(signingOf: (symbol: string) => SigningMarket | undefined): Promise<boolean> {
-    const cache = this.d.presign;
-    const vault = this.d.vault();
-    if (cache === undefined || vault === undefined || this.d.orderExpirySec !== undefined) return false;
-    const k = cache.nextWanted();
-    if (k === undefined) return false;
-    const signing = signingOf(k.marketId);
-    if (signing === undefined) return true;
-    try {
-      cache.put(k, await this.sign(k, signing, vault, undefined));
-    } catch {
-      // Not signable (fee, outcome): the hot path will report it if it is ever wanted.
-    }
-    return true;
   }
 
   private async send(batch: Pending[], symbol: string, resendRound: number): Promise<void> {

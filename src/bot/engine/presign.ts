@@ -114,7 +114,7 @@ export class PresignWarmer {
     readonly cache: PresignCache,
     private readonly clock: Clock,
     /** Sign the next wanted order; false when nothing was left to sign. */
-    private readonly signNext: () => Promise<boolean>,
+    private readonly signNext: () => boolean,
     /** A quote cycle is running: wait for `idle` instead of signing. */
     private readonly busy: () => boolean,
     private readonly idle: () => Promise<void>,
@@ -134,10 +134,10 @@ export class PresignWarmer {
   }
 
   private schedule(): void {
-    if (this.timer === undefined && !this.stopped) this.timer = this.clock.setTimeout(() => void this.step(), 0);
+    if (this.timer === undefined && !this.stopped) this.timer = this.clock.setTimeout(() => this.step(), 0);
   }
 
-  private async step(): Promise<void> {
+  private step(): void {
     this.timer = undefined;
     if (this.stopped) return;
     if (this.busy()) {
@@ -145,7 +145,7 @@ export class PresignWarmer {
       void this.idle().then(() => this.schedule());
       return;
     }
-    if (await this.signNext()) this.schedule();
+    if (this.signNext()) this.schedule();
   }
 
   stop(): void {

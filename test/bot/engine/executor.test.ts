@@ -135,7 +135,7 @@ describe("OrderExecutor places", () => {
     const h = clientHarness();
     const s = setup(h, { mayPlace: () => ({ ok: false, reason: "closing" }) });
     const r = await s.ex.execute([], [quote(500_000n)], { symbol: "MKT", signing: MARKET });
-    expect(r).toEqual({ cancelsSent: 0, placesSent: 0, placesAccepted: 0, placesSkipped: 1 });
+    expect(r).toEqual({ cancelsSent: 0, placesSent: 0, placesAccepted: 0, placesSkipped: 1, placesHeld: 0 });
     expect(h.transport.requests).toHaveLength(0);
     expect(s.tracker.all()).toHaveLength(0);
   });
@@ -213,5 +213,60 @@ describe("OrderExecutor cancels", () => {
     await h.clock.advance(30_000);
     await p;
     expect(s.tracker.get("c1")!.state).toBe("open");
+  });
+
+  it("sends the places once the cancels are answered, in one batch", async () => {
+    const h = clientHarness();
+    const s = setup(h);
+    const orders = live(s, h, 1);
+    let cancelledWhenPlaced = false;
+    h.transport.on("POST", /^\/api\/orders\/cancel$/, json(200, { orderId: "o1", status: "CANCELLED", filledQty: "0", remainingQty: "10" }));
+    h.transport.on("POST", /^\/api\/orders\/place-batch$/, () => {
+      cancelledWhenPlaced = s.tracker.get("c1")!.state === "cancelled";
+      return json(201, { results: [{ ...accepted("p1"), success: true }, { ...accepted("p2"), success: true }] });
+    });
+    const r = await s.ex.execute(orders, [quote(510_000n), quote(480_000n, "SELL")], { symbol: "MKT", signing: MARKET });
+    expect(h.transport.requests.map((q) => q.path)).toEqual(["/api/orders/cancel", "/api/orders/place-batch"]);
+    expect(cancelledWhenPlaced).toBe(true);
+    expect(r).toMatchObject({ cancelsSent: 1, placesSent: 2, placesAccepted: 2, placesHeld: 0 });
+  });
+
+  it("holds a place whose slot's cancel came back pending (the old order may still rest); other slots go", async () => {
+    const h = clientHarness();
+    const s = setup(h);
+    const orders = live(s, h, 1); // c1: BUY outcome 0
+    h.transport.on("POST", /^\/api\/orders\/cancel$/, json(202, { orderId: "o1", status: "cancel_pending", retryAfterSec: 2 }, { "retry-after": "2" }));
+    h.transport.on("POST", /^\/api\/orders\/place$/, json(201, accepted("p1")));
+    const r = await s.ex.execute(orders, [quote(510_000n), quote(530_000n, "SELL")], { symbol: "MKT", signing: MARKET });
+    expect(s.tracker.get("c1")!.state).toBe("cancel_pending");
+    expect(r).toMatchObject({ cancelsSent: 1, placesSent: 1, placesHeld: 1 });
+    const sent = h.transport.requests.filter((q) => q.path === "/api/orders/place").map((q) => (q.body as { side: string }).side);
+    expect(sent).toEqual(["SELL"]);
+  });
+
+  it("holds the slot when the cancel failed for certain (the order rests again)", async () => {
+    const h = clientHarness();
+    const s = setup(h);
+    const orders = live(s, h, 1);
+    h.transport.on("POST", /^\/api\/orders\/cancel$/, envelope(403, "forbidden"));
+    const r = await s.ex.execute(orders, [quote(510_000n)], { symbol: "MKT", signing: MARKET });
+    expect(s.tracker.get("c1")!.state).not.toBe("cancelled");
+    expect(r).toMatchObject({ placesSent: 0, placesHeld: 1 });
+    expect(h.transport.count("POST", /place/)).toBe(0);
+  });
+
+  it("checks the market again after waiting for the cancels (time moved)", async () => {
+    const h = clientHarness();
+    let open = true;
+    const s = setup(h, { mayPlace: () => (open ? { ok: true } : { ok: false, reason: "closing" }) });
+    const orders = live(s, h, 1);
+    h.transport.on("POST", /^\/api\/orders\/cancel$/, () => {
+      open = false;
+      return json(200, { orderId: "o1", status: "CANCELLED", filledQty: "0", remainingQty: "10" });
+    });
+    const r = await s.ex.execute(orders, [quote(510_000n)], { symbol: "MKT", signing: MARKET });
+    expect(r).toMatchObject({ cancelsSent: 1, placesSent: 0, placesSkipped: 1, placesHeld: 0 });
+    expect(h.transport.count("POST", /place/)).toBe(0);
+    expect(s.tracker.all().map((o) => o.clientOrderId)).toEqual(["c1"]);
   });
 });

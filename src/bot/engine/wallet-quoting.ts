@@ -1,0 +1,206 @@
+/**
+ * The quote cycles of one wallet (wallet-runner.ts owns the rest of the wallet): whether it quotes
+ * at all, the onboarding pause, the set of markets marked dirty and the pump that runs their cycles.
+ *
+ * Cycles run one at a time (a pump over the dirty set), so each cycle sizes its plan against a rate
+ * budget that earlier cycles have already spent, and the tracker never sees two plans for one
+ * market at once. A trigger runs the cycle synchronously up to its first request: a book update
+ * reaches the wire without waiting for a timer. This is the hot path (trigger -> pump -> cycle ->
+ * executor.execute): keep it free of extra awaits and allocations.
+ */
+import type { TimerHandle } from "../../core/clock.js";
+import { isTerminal, type OrderTracker } from "../order-tracker.js";
+import type { OrderExecutor } from "./executor.js";
+import { signingMarketOf } from "./market-registry.js";
+import type { CycleTrigger } from "./observer.js";
+import type { OwnOrderLog } from "./own-orders.js";
+import type { PresignWarmer } from "./presign.js";
+import type { RiskContext } from "./risk-hook.js";
+import { planCycle } from "./wallet-cycle.js";
+import type { WalletRunnerOptions } from "./wallet-types.js";
+
+/** Trading buckets are per second: deferred work is retried after this. */
+const BUDGET_RETRY_MS = 250;
+
+/** The runner's options a cycle reads, plus the wallet's own parts. */
+export interface WalletQuotingParts
+  extends Pick<
+    WalletRunnerOptions,
+    "name" | "index" | "clock" | "log" | "observer" | "registry" | "data" | "inventory" | "strategy" | "risk" | "quoting" | "platform" | "engine" | "monotonic"
+  > {
+  /** Lower-cased address. */
+  wallet: string;
+  tracker: OrderTracker;
+  own: OwnOrderLog;
+  executor: OrderExecutor;
+  warmer: PresignWarmer | undefined;
+  /** The user stream as the risk hook sees it, read once per cycle. */
+  streamView(): RiskContext["stream"];
+}
+
+export class WalletQuoting {
+  private quoting = false;
+  private pausedUntil = 0;
+  private pauseTimer: TimerHandle | undefined;
+  private readonly dirty = new Map<string, CycleTrigger>();
+  private pumping = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly retryTimers = new Map<string, TimerHandle>();
+  private readonly strategyStates = new Map<string, Map<number, unknown>>();
+
+  constructor(private readonly p: WalletQuotingParts) {}
+
+  /** Quoting is on: from the end of start-up until stop() (cycles run, orders may leave). */
+  get active(): boolean {
+    return this.quoting;
+  }
+
+  /** A quote cycle is running. */
+  get busy(): boolean {
+    return this.pumping;
+  }
+
+  /** Start-up is done: cycles may run. */
+  begin(): void {
+    this.quoting = true;
+  }
+
+  /** No new cycles: the dirty set and the budget retries are dropped (the running cycle goes on). */
+  stop(): void {
+    this.quoting = false;
+    this.dirty.clear();
+    for (const t of this.retryTimers.values()) this.p.clock.clearTimeout(t);
+    this.retryTimers.clear();
+  }
+
+  /** Drop the pending wake-up of an onboarding pause (stopping). */
+  clearPause(): void {
+    this.p.clock.clearTimeout(this.pauseTimer);
+  }
+
+  /** Checked just before each order leaves: quoting, not paused, the market allows it, no halt. */
+  mayPlace(symbol: string, postOnly: boolean): { ok: true } | { ok: false; reason: string } {
+    if (!this.quoting || this.p.clock.now() < this.pausedUntil) return { ok: false, reason: "not_quoting" };
+    if (this.p.risk.allowPlace?.(this.p.wallet, this.p.name, symbol) === false) return { ok: false, reason: "risk_halt" };
+    return this.p.registry.maySend(symbol, postOnly);
+  }
+
+  /** The wallet is still onboarding (an answer of the executor): no orders for `ms`, then cycle everything. */
+  pause(code: string, ms: number): void {
+    const until = this.p.clock.now() + ms;
+    if (until <= this.pausedUntil) return;
+    this.pausedUntil = until;
+    this.p.log.info({ code, pauseMs: ms }, "wallet still onboarding: quoting paused");
+    this.p.clock.clearTimeout(this.pauseTimer);
+    this.pauseTimer = this.p.clock.setTimeout(() => this.triggerAll("timer"), ms);
+  }
+
+  /** Markets this wallet must look at: assigned ones and any holding our live orders. */
+  marketsToCycle(): string[] {
+    const set = new Set(this.p.registry.marketsOf(this.p.index));
+    for (const ord of this.p.tracker.all()) if (!isTerminal(ord.state)) set.add(ord.marketId);
+    return [...set];
+  }
+
+  triggerAll(why: CycleTrigger): void {
+    for (const s of this.marketsToCycle()) this.trigger(s, why);
+  }
+
+  trigger(symbol: string, why: CycleTrigger): void {
+    if (!this.quoting) return;
+    if (!this.dirty.has(symbol)) this.dirty.set(symbol, why);
+    if (!this.pumping) void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      while (this.quoting && this.dirty.size > 0) {
+        const [symbol, why] = this.dirty.entries().next().value as [string, CycleTrigger];
+        this.dirty.delete(symbol);
+        try {
+          await this.cycle(symbol, why);
+        } catch (e) {
+          this.p.log.error({ market: symbol, err: e instanceof Error ? e.message : String(e) }, "quote cycle failed");
+        }
+      }
+    } finally {
+      this.pumping = false;
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  private async cycle(symbol: string, why: CycleTrigger): Promise<void> {
+    const p = this.p;
+    const t0 = p.monotonic();
+    let states = this.strategyStates.get(symbol);
+    if (states === undefined) this.strategyStates.set(symbol, (states = new Map<number, unknown>()));
+    const live = p.tracker.liveOrders(symbol);
+    const c = planCycle({
+      symbol,
+      nowMs: p.clock.now(),
+      wallet: p.wallet,
+      walletName: p.name,
+      walletIndex: p.index,
+      pausedUntilMs: this.pausedUntil,
+      registry: p.registry,
+      data: p.data,
+      live,
+      inventory: p.inventory.positionViews(p.wallet, symbol),
+      strategy: p.strategy,
+      states,
+      ownAt: (sentSeq, outcome) => p.own.restingAt(symbol, sentSeq, outcome),
+      risk: p.risk,
+      quoting: p.quoting,
+      budget: p.executor.budget(),
+      defaultFeeTakerBps: p.platform().feeConfig.defaultFeeTakerBps,
+      stream: p.streamView(),
+      engine: p.engine,
+    });
+    if (c.deferredByBudget > 0) this.retrySoon(symbol);
+    let report = { cancelsSent: 0, placesSent: 0 };
+    if (c.plan.cancels.length > 0 || c.plan.places.length > 0) {
+      const signing = c.entry === undefined ? undefined : signingMarketOf(c.entry.row);
+      const r = await p.executor.execute(c.plan.cancels, c.plan.places, { symbol, signing });
+      report = r;
+      // A slot whose cancel did not end the old order got no place: look again once it may have.
+      if (r.placesHeld > 0) this.retrySoon(symbol);
+      // Live quotes after this cycle, counted without another pass over the tracker.
+      const count = Math.max(0, live.length - r.cancelsSent + r.placesAccepted);
+      p.observer.onEvent({ type: "quotes_live", wallet: p.wallet, marketId: symbol, count });
+    }
+    // Every cycle, quiet ones included: the metrics' liveness heartbeat counts on it.
+    p.observer.onEvent({
+      type: "cycle",
+      wallet: p.wallet,
+      marketId: symbol,
+      trigger: why,
+      latencyMs: p.monotonic() - t0,
+      cancels: report.cancelsSent,
+      places: report.placesSent,
+      deferredByBudget: c.deferredByBudget,
+    });
+    // After the places: the wish list must not drop an entry this cycle was about to use.
+    p.warmer?.plan(symbol, c.phase, c.desired);
+  }
+
+  /** Work was cut to the rate budget (or held behind a cancel): look again when the per-second windows have refilled. */
+  private retrySoon(symbol: string): void {
+    if (this.retryTimers.has(symbol)) return;
+    this.retryTimers.set(
+      symbol,
+      this.p.clock.setTimeout(() => {
+        this.retryTimers.delete(symbol);
+        this.trigger(symbol, "timer");
+      }, BUDGET_RETRY_MS),
+    );
+  }
+
+  /** Resolves when no cycle is running. */
+  idle(): Promise<void> {
+    if (!this.pumping) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+}
