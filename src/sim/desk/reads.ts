@@ -102,7 +102,8 @@ export function orderFeesSummary(records: OrderRecords, wallet: string, id: stri
   };
 }
 
-const lookupQuery = z.strictObject({
+// Not one of the five endpoints that reject undefined parameters (spec 4): others are ignored.
+const lookupQuery = z.object({
   clientOrderId: z.string().min(1).optional(),
   orderHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, { error: "expected 0x-prefixed 32-byte hex" }).optional(),
 });

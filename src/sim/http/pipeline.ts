@@ -7,7 +7,8 @@
  *   2. fault injection: `faults.decide("METHOD /path", now)`. Latency delays the request on the
  *      sim clock (it then counts as received later: X-Server-Time and ctx.nowMs are taken
  *      after the delay). See `planFault` for which kinds are answered here and which reach
- *      the handler in `ctx.fault`;
+ *      the handler in `ctx.fault`; an answered fault is counted against the ip buckets like an
+ *      auth refusal and carries their headers;
  *   3. auth (spec 5.2) with the route's scopes, for non-public routes;
  *   4. rate limits (8.1/8.2): ONE all-or-nothing check of the ip, wallet and partner buckets,
  *      after auth because the wallet is only known then. A request refused by auth is checked
@@ -276,7 +277,14 @@ export class Pipeline {
       stamp.receivedAtMs = this.sim.clock.now();
     }
     const step = planFault(fault, method, path);
-    if (step.answer) return this.render(stamp, { status: step.answer.status, body: failureEnvelope(step.answer) });
+    if (step.answer) {
+      // Answered before auth, so treated like an auth refusal: counted against, and told about,
+      // the ip buckets (spec 4: rate-limit headers on every response). A synthetic 429 burst
+      // stands for a refusing bucket itself and carries only its Retry-After.
+      const limited = fault?.kind === "rate_limited_burst" ? { headers: {} } : this.rateCheck(method, url, ip, undefined, stamp.receivedAtMs);
+      if (limited.refused) return this.render(stamp, limited.refused);
+      return this.render(stamp, { status: step.answer.status, headers: limited.headers, body: failureEnvelope(step.answer) });
+    }
 
     let auth: AuthorizeSuccess | undefined;
     if (route.auth !== "public") {

@@ -83,6 +83,8 @@ export interface OrderSpec extends Omit<OrderIntent, "price" | "quantity"> {
   tamper?: (s: OrderStruct) => void;
   /** REST maker (default the vault). */
   maker?: string;
+  /** API key used to read the wallet's vault (default the scenario's key). */
+  key?: string;
 }
 
 export interface BootOptions {
@@ -105,6 +107,9 @@ export async function boot(opts: BootOptions = {}): Promise<Conformance> {
   const addresses: string[] = WALLETS.map((w) => w.address);
   let contracts: PlatformContracts | undefined;
   const markets = new Map<string, Json>();
+  // Vault addresses are stable per wallet: read once, so long runs of orders do not drain the
+  // /api/me/* bucket (600 per minute).
+  const vaults = new Map<string, string>();
 
   const send = async (path: string, o: SendOptions = {}): Promise<Reply> => {
     const init: RequestInit = { method: o.method ?? (o.body !== undefined || o.raw !== undefined ? "POST" : "GET"), headers: { ...o.headers } };
@@ -146,9 +151,15 @@ export async function boot(opts: BootOptions = {}): Promise<Conformance> {
       m = await market(spec.symbol);
       markets.set(spec.symbol, m);
     }
-    const { symbol: _s, price, quantity, clientOrderId, tamper, maker, ...intent } = spec;
+    const { symbol: _s, price, quantity, clientOrderId, tamper, maker, key, ...intent } = spec;
     const signer = signers[w]!;
-    const vault = (await send("/api/me/vault", { headers: auth(w) })).body.vaultAddress as string;
+    let vault = vaults.get(signer.address);
+    if (vault === undefined) {
+      const r = await send("/api/me/vault", { headers: auth(w, key) });
+      expect(r.status, r.text).toBe(200);
+      vault = r.body.vaultAddress as string;
+      vaults.set(signer.address, vault);
+    }
     const built = buildOrder({
       contracts,
       market: m,

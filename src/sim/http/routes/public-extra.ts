@@ -12,6 +12,9 @@
  *                                       capped at 400 days (4.5)
  *   GET /api/compliance/geo            {blocked: false, country: null, region: null}: geo blocking
  *                                       does not apply to API-key requests (5.6)
+ *   GET /api/crypto-series/{id}/windows query checked (limit 1..500, offset, state `all`, from/to
+ *                                       dates), then 404 crypto_series_not_found: the simulator
+ *                                       has no crypto series (4.3)
  */
 import { eventJson } from "../../platform/index.js";
 import type { RouteContext, RouteDef, SimRequest, SimResponse } from "../types.js";
@@ -23,6 +26,9 @@ export const MATCHES_MAX_LIMIT = 500;
 export const SEARCH_DEFAULT_LIMIT = 50;
 export const SEARCH_MAX_LIMIT = 50;
 export const UPCOMING_DEFAULT_DAYS = 90;
+export const SERIES_WINDOWS_MAX_LIMIT = 500;
+/** Spec 4.3 names one value of `state`: `all` (settled windows too); omitted lists the live ones. */
+export const SERIES_WINDOW_STATES = ["all"] as const;
 const DAY_MS = 86_400_000;
 
 function listMatches(req: SimRequest, ctx: RouteContext): SimResponse {
@@ -89,6 +95,23 @@ function upcoming(req: SimRequest, ctx: RouteContext): SimResponse {
   return ok({ upcoming: [] });
 }
 
+function seriesWindows(req: SimRequest, ctx: RouteContext): SimResponse {
+  const paging = limitOffset(req, ctx, SERIES_WINDOWS_MAX_LIMIT, SERIES_WINDOWS_MAX_LIMIT);
+  if (!paging.ok) return paging.response;
+  const state = first(req.query, "state");
+  if (state !== undefined && !(SERIES_WINDOW_STATES as readonly string[]).includes(state.toLowerCase())) {
+    return fail(ctx, 400, "invalid_request", `unknown state ${JSON.stringify(state)}`, { field: "state", fields: ["state"], allowed: [...SERIES_WINDOW_STATES] });
+  }
+  for (const key of ["from", "to"] as const) {
+    const text = first(req.query, key);
+    if (text !== undefined && parseIso(text) === undefined) {
+      return fail(ctx, 400, "invalid_request", `${key} must be an ISO-8601 date`, { field: key, fields: [key] });
+    }
+  }
+  const id = req.params.id ?? "";
+  return fail(ctx, 404, "crypto_series_not_found", `no crypto series ${JSON.stringify(id)}`, { id });
+}
+
 function geo(): SimResponse {
   return ok({ blocked: false, country: null, region: null });
 }
@@ -102,4 +125,5 @@ export const extraPublicRoutes: RouteDef[] = [
   { method: "GET", pattern: "/api/search/users", auth: "public", handler: emptySearch("users") },
   { method: "GET", pattern: "/api/upcoming", auth: "public", handler: upcoming },
   { method: "GET", pattern: "/api/compliance/geo", auth: "public", handler: geo },
+  { method: "GET", pattern: "/api/crypto-series/:id/windows", auth: "public", handler: seriesWindows },
 ];
