@@ -274,3 +274,25 @@ export function expectEnvelope(r: Reply, status: number, code: string): Json {
   expect(r.body.error.trace_id).toBe(r.headers.get("x-trace-id"));
   return r.body.error;
 }
+
+/** A scenario edit adding a multi_wallet partner with its own rate tier, one key and one wallet. */
+export function addTierPartner(p: { id: string; rateLimitPerMin: number; key: string; wallet: string }): (doc: Json) => void {
+  return (doc: Json) => {
+    doc.partners.push({
+      id: p.id,
+      name: `${p.id} tier`,
+      kind: "multi_wallet",
+      requirePerWalletKyc: false,
+      rateLimitPerMin: p.rateLimitPerMin,
+      keys: [{ key: p.key, scopes: ["orders:read", "orders:write", "portfolio:read"] }],
+    });
+    doc.wallets.push({ name: `${p.id}-1`, address: p.wallet, partner: p.id });
+  };
+}
+
+/** The X-RateLimit-* headers as numbers. */
+export const rateHeaders = (h: Headers) => ({
+  limit: Number(h.get("x-ratelimit-limit")),
+  remaining: Number(h.get("x-ratelimit-remaining")),
+  reset: Number(h.get("x-ratelimit-reset")),
+});

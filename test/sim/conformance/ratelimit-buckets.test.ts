@@ -6,7 +6,7 @@
  * counts.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { boot, expectEnvelope, T0, type Conformance, type Json, type Reply } from "./harness.js";
+import { addTierPartner, boot, expectEnvelope, rateHeaders, T0, type Conformance, type Reply } from "./harness.js";
 
 const FAST_KEY = "pmk_sim_fa00000000000001_FastPartnerSecret";
 const FAST_WALLET = "0x3333333333333333333333333333333333333333";
@@ -14,28 +14,14 @@ const FAST_WALLET = "0x3333333333333333333333333333333333333333";
 let c: Conformance;
 beforeEach(async () => {
   c = await boot({
-    edit: (doc: Json) => {
-      doc.partners.push({
-        id: "fast",
-        name: "Fast tier",
-        kind: "multi_wallet",
-        requirePerWalletKyc: false,
-        rateLimitPerMin: 1200,
-        keys: [{ key: FAST_KEY, scopes: ["orders:read", "orders:write", "portfolio:read"] }],
-      });
-      doc.wallets.push({ name: "fast-1", address: FAST_WALLET, partner: "fast" });
-    },
+    edit: addTierPartner({ id: "fast", rateLimitPerMin: 1200, key: FAST_KEY, wallet: FAST_WALLET }),
   });
 });
 afterEach(async () => {
   await c.close();
 });
 
-const rate = (h: Headers) => ({
-  limit: Number(h.get("x-ratelimit-limit")),
-  remaining: Number(h.get("x-ratelimit-remaining")),
-  reset: Number(h.get("x-ratelimit-reset")),
-});
+const rate = rateHeaders;
 
 /** Send `n` requests; every one must pass the limiter (any status but 429). */
 async function burn(n: number, send: () => Promise<Reply>): Promise<Reply> {

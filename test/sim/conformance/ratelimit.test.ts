@@ -4,7 +4,7 @@
  * forwarded-for header, X-RateLimit-* as delta-seconds and Retry-After on 429.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { boot, expectEnvelope, T0, type Conformance, type Json } from "./harness.js";
+import { addTierPartner, boot, expectEnvelope, rateHeaders, T0, type Conformance } from "./harness.js";
 
 const SLOW_KEY = "pmk_sim_51000000000000a1_SlowPartnerSecret";
 const SLOW_WALLET = "0x2222222222222222222222222222222222222222";
@@ -12,28 +12,14 @@ const SLOW_WALLET = "0x2222222222222222222222222222222222222222";
 let c: Conformance;
 beforeEach(async () => {
   c = await boot({
-    edit: (doc: Json) => {
-      doc.partners.push({
-        id: "slow",
-        name: "Slow tier",
-        kind: "multi_wallet",
-        requirePerWalletKyc: false,
-        rateLimitPerMin: 60,
-        keys: [{ key: SLOW_KEY, scopes: ["orders:read", "orders:write", "portfolio:read"] }],
-      });
-      doc.wallets.push({ name: "slow-1", address: SLOW_WALLET, partner: "slow" });
-    },
+    edit: addTierPartner({ id: "slow", rateLimitPerMin: 60, key: SLOW_KEY, wallet: SLOW_WALLET }),
   });
 });
 afterEach(async () => {
   await c.close();
 });
 
-const rate = (h: Headers) => ({
-  limit: Number(h.get("x-ratelimit-limit")),
-  remaining: Number(h.get("x-ratelimit-remaining")),
-  reset: Number(h.get("x-ratelimit-reset")),
-});
+const rate = rateHeaders;
 
 const placeJunk = (headers: Record<string, string>) => c.send("/api/orders/place", { headers, body: {} });
 
