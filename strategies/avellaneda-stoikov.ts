@@ -7,7 +7,8 @@
  *   quotes at r -+ delta / 2, the half spread kept within [minHalfSpreadTicks, maxHalfSpreadTicks]
  *
  * Units (all prices in probability units, 0..1):
- *   s      the reference price (mid or microprice, else last trade, else fallbackPrice)
+ *   s      the reference price (mid or microprice, else last trade, else the newest public
+ *          trade, else fallbackPrice)
  *   q      net exposure in units of `inventoryUnit` shares (net YES shares on a binary market)
  *   tau    T - t in units of `timeUnitMs`: timeToClose capped at `maxHorizonMs`, or
  *          `fallbackHorizonMs` when the market has no closesAt
@@ -101,13 +102,13 @@ export const avellanedaStoikov: Strategy<AvellanedaStoikovParams, AvellanedaStoi
   description: "reservation price and optimal spread from risk aversion, arrival intensity and volatility, horizon at closesAt",
   paramsSchema: avellanedaStoikovParamsSchema,
   reduce(prev: AvellanedaStoikovState | undefined, ctx: Ctx): AvellanedaStoikovState {
-    const mid = referencePrice(ctx.book, ctx.params.reference);
+    const mid = referencePrice(ctx.book, ctx.params.reference, ctx.recentTrades);
     return recordMid(prev, ctx.nowMs, mid, ctx.params.volWindowMs, ctx.params.maxSamples);
   },
   quote(ctx: Ctx): DesiredQuote[] {
     if (!isQuotingPhase(ctx.phase)) return [];
     const p = ctx.params;
-    const s = referencePrice(ctx.book, p.reference, p.fallbackPrice);
+    const s = referencePrice(ctx.book, p.reference, ctx.recentTrades, p.fallbackPrice);
     if (s === null) return [];
     const { reservation, spread } = asModel(asInputs(ctx, s));
     const half = Math.min(Math.max(spread / 2, p.minHalfSpreadTicks * TICK_PROB), p.maxHalfSpreadTicks * TICK_PROB);

@@ -65,12 +65,12 @@ export const inventorySkew: Strategy<InventorySkewParams, InventorySkewState> = 
   paramsSchema: inventorySkewParamsSchema,
   reduce(prev: InventorySkewState | undefined, ctx: Ctx): InventorySkewState {
     // History only from the market (no fallback constant: it would fake a calm market).
-    const mid = referencePrice(ctx.book, ctx.params.reference);
+    const mid = referencePrice(ctx.book, ctx.params.reference, ctx.recentTrades);
     return recordMid(prev, ctx.nowMs, mid, ctx.params.volWindowMs, ctx.params.maxSamples);
   },
   quote(ctx: Ctx): DesiredQuote[] {
     if (!isQuotingPhase(ctx.phase)) return [];
-    const ref = referencePrice(ctx.book, ctx.params.reference, ctx.params.fallbackPrice);
+    const ref = referencePrice(ctx.book, ctx.params.reference, ctx.recentTrades, ctx.params.fallbackPrice);
     if (ref === null) return [];
     const { reservation, halfSpread } = inventorySkewModel(ctx, ref);
     return buildQuotes(ctx, { bid: reservation - halfSpread, ask: reservation + halfSpread });

@@ -1,9 +1,9 @@
 /**
- * `ladder`: fixed-spread levels around the reference price (mid, microprice, last trade or a
- * fallback). No skew and no model: the top bid sits `halfSpreadTicks` under the reference, the
- * top ask as far over it, and `levels` rungs step away by `levelSpacingTicks`. Inventory only
- * changes how an ask is expressed (SELL held shares first) and, with `maxInventory`, how much
- * of the increasing side is quoted.
+ * `ladder`: fixed-spread levels around the reference price (mid, microprice, last trade, the
+ * newest public trade or a fallback). No skew and no model: the top bid sits `halfSpreadTicks`
+ * under the reference, the top ask as far over it, and `levels` rungs step away by
+ * `levelSpacingTicks`. Inventory only changes how an ask is expressed (SELL held shares first)
+ * and, with `maxInventory`, how much of the increasing side is quoted.
  */
 import { z } from "zod";
 import type { DesiredQuote, StrategyContext } from "../src/bot/quotes.js";
@@ -27,7 +27,7 @@ export const ladder: Strategy<LadderParams, undefined> = {
   quote(ctx: StrategyContext<LadderParams, undefined>): DesiredQuote[] {
     if (!isQuotingPhase(ctx.phase)) return [];
     const p = ctx.params;
-    const ref = referencePrice(ctx.book, p.reference, p.fallbackPrice);
+    const ref = referencePrice(ctx.book, p.reference, ctx.recentTrades, p.fallbackPrice);
     if (ref === null) return [];
     const half = p.halfSpreadTicks * TICK_PROB;
     return buildQuotes(ctx, { bid: ref - half, ask: ref + half });

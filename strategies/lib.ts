@@ -9,7 +9,7 @@
  */
 import { MAX_PRICE, MIN_PRICE, PRICE_TICK } from "../src/core/amounts.js";
 import { maxMicros, minMicros, type Micros } from "../src/core/money.js";
-import type { BookView } from "../src/bot/quotes.js";
+import type { BookView, TradeView } from "../src/bot/quotes.js";
 
 export const TICK: Micros = PRICE_TICK;
 /** One tick in probability units. */
@@ -57,11 +57,16 @@ export function microPrice(book: BookView): number | null {
 
 export type ReferenceKind = "mid" | "microprice";
 
-/** The price to quote around: mid (or microprice), else the last trade, else `fallback`. */
-export function referencePrice(book: BookView, kind: ReferenceKind, fallback?: Micros): number | null {
+/**
+ * The price to quote around: mid (or microprice), else the book's last trade, else the newest of
+ * `recentTrades` (the public tape, oldest first), else `fallback`.
+ */
+export function referencePrice(book: BookView, kind: ReferenceKind, recentTrades: readonly TradeView[] = [], fallback?: Micros): number | null {
   const fromBook = kind === "microprice" ? microPrice(book) : midPrice(book);
   if (fromBook !== null) return fromBook;
   if (book.lastTradePrice !== undefined) return toProb(book.lastTradePrice);
+  const newest = recentTrades[recentTrades.length - 1];
+  if (newest !== undefined) return toProb(newest.price);
   return fallback === undefined ? null : toProb(fallback);
 }
 

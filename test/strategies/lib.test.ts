@@ -11,7 +11,10 @@ import {
   snapBidDown,
   volatility,
 } from "../../strategies/lib.js";
+import type { TradeView } from "../../src/bot/quotes.js";
 import { BOOK, book, m } from "./helpers.js";
+
+const trade = (price: string, ts: number): TradeView => ({ price: m(price), size: m("5"), side: "BUY", ts });
 
 describe("grid snapping", () => {
   it("rounds bids down and asks up to the 0.001 grid", () => {
@@ -67,8 +70,19 @@ describe("reference prices", () => {
   });
   it("falls back to the last trade, then the configured price", () => {
     expect(referencePrice(book([], [], "0.42"), "mid")).toBeCloseTo(0.42, 12);
-    expect(referencePrice(book([], []), "mid", m("0.3"))).toBeCloseTo(0.3, 12);
+    expect(referencePrice(book([], []), "mid", [], m("0.3"))).toBeCloseTo(0.3, 12);
     expect(referencePrice(book([], []), "mid")).toBeNull();
+  });
+  it("uses the newest public trade after the book's last trade and before the configured price", () => {
+    const tape = [trade("0.31", 1_000), trade("0.37", 2_000)];
+    expect(referencePrice(book([], []), "mid", tape, m("0.3"))).toBeCloseTo(0.37, 12);
+    expect(referencePrice(book([], []), "microprice", tape)).toBeCloseTo(0.37, 12);
+    // The book wins over the tape: its mid, then its own last trade.
+    expect(referencePrice(BOOK, "mid", tape, m("0.3"))).toBeCloseTo(0.55, 12);
+    expect(referencePrice(book([], [], "0.42"), "mid", tape, m("0.3"))).toBeCloseTo(0.42, 12);
+    // A one-sided book has no mid: the tape decides.
+    expect(referencePrice(book([["0.2", "5"]], []), "mid", tape)).toBeCloseTo(0.37, 12);
+    expect(referencePrice(book([], []), "mid", [], m("0.3"))).toBeCloseTo(0.3, 12);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * The daemon's markets over time: book and selection events to the wallets' cycles, the
- * selection refresh (and forgetting markets nobody holds anything on), one timer per market at
+ * The daemon's markets over time: book and selection events to the wallets' cycles (a selected
+ * market's books and public trades followed, a deselected one's dropped), the selection refresh (and forgetting markets nobody holds anything on), one timer per market at
  * its next phase boundary (pre-market start, opensAt, the pull time before closesAt), and the
  * settlement of inventory when a market resolves or is voided.
  */
@@ -10,6 +10,7 @@ import type { Inventory } from "../inventory.js";
 import type { MarketDataSource } from "./market-data.js";
 import type { MarketRegistry } from "./market-registry.js";
 import { quotedOutcomes } from "./quote-cycle.js";
+import type { RestTradeFeed } from "./trade-feed.js";
 import type { WalletRunner } from "./wallet-runner.js";
 
 /** Longest single timer (node's setTimeout overflows past 2^31 ms). */
@@ -20,6 +21,7 @@ export interface MarketTimelineParts {
   log: Logger;
   registry: MarketRegistry;
   data: MarketDataSource;
+  trades: Pick<RestTradeFeed, "track" | "untrack">;
   inventory: Inventory;
   runners: readonly WalletRunner[];
   /** False once the daemon stops: no new phase timer then. */
@@ -36,7 +38,7 @@ export class MarketTimeline {
 
   /** Book updates and staleness to the owning wallet, selection and row changes to everyone. */
   wire(): void {
-    const { data, registry, log } = this.p;
+    const { data, trades, registry, log } = this.p;
     data.onUpdate((symbol) => this.ownerOf(symbol)?.trigger(symbol, "book"));
     data.onStale((symbol, outcome) => {
       log.warn({ market: symbol, outcome }, "market data stale: pulling quotes");
@@ -45,8 +47,14 @@ export class MarketTimeline {
     registry.onChange((symbol, what) => {
       const e = registry.get(symbol);
       if (e === undefined) return;
-      if (what === "selected") data.track(symbol, quotedOutcomes(e.row.outcomeCount));
-      if (what === "deselected") data.untrack(symbol);
+      if (what === "selected") {
+        data.track(symbol, quotedOutcomes(e.row.outcomeCount));
+        trades.track(symbol, e.row.outcomeCount);
+      }
+      if (what === "deselected") {
+        data.untrack(symbol);
+        trades.untrack(symbol);
+      }
       if (what === "row") this.noteSettlement(symbol);
       this.schedulePhase(symbol);
       for (const r of this.p.runners) r.trigger(symbol, "market");

@@ -1,8 +1,8 @@
 /**
  * The daemon's link to the platform, shared by every wallet: the rate gate, the REST client over
- * its transport (instrumented for the metrics), the user-stream connector, the market registry and
- * the book poller (its share of the IP budget). Built once, in this order, by the Daemon's
- * constructor; nothing here talks to the platform yet.
+ * its transport (instrumented for the metrics), the user-stream connector, the market registry,
+ * the book poller and the public trade feed (each its share of its IP bucket). Built once, in this
+ * order, by the Daemon's constructor; nothing here talks to the platform yet.
  */
 import type { PartnerClient, SecretLike, SocketConnector } from "../../api/index.js";
 import { FetchTransport, createClient } from "../../api/index.js";
@@ -10,12 +10,13 @@ import type { Clock } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../log/index.js";
-import { RateGate } from "../../ratelimit/index.js";
+import { RateGate, bucketsFor } from "../../ratelimit/index.js";
 import type { DaemonDeps } from "./daemon-types.js";
 import { RestBookPoller, type EventSeq } from "./market-data.js";
 import { MarketRegistry } from "./market-registry.js";
 import type { EngineObserver } from "./observer.js";
 import type { DaemonOps } from "./ops.js";
+import { RestTradeFeed } from "./trade-feed.js";
 import type { EngineTuning } from "./tuning.js";
 import { connectorFor } from "./wallet-stream.js";
 
@@ -42,6 +43,17 @@ export interface PlatformLink {
   streamPath: string | undefined;
   registry: MarketRegistry;
   data: RestBookPoller;
+  trades: RestTradeFeed;
+}
+
+/** A path of the public trades bucket (spec 8.2: `GET /api/markets/:symbol/trades`, 240/60 s). */
+const TRADES_PATH = "/api/markets/x/trades";
+
+/** Requests per minute of the ip bucket `path` draws on (the tightest, when several). */
+function ipBucketPerMin(path: string): number {
+  const rules = bucketsFor("GET", path).filter((r) => r.scope === "ip");
+  if (rules.length === 0) throw new Error(`no ip bucket for GET ${path}`);
+  return Math.min(...rules.map((r) => (r.limit * 60) / r.windowSec));
 }
 
 export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
@@ -81,7 +93,7 @@ export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
     defaultFeeTakerBps: p.defaultFeeTakerBps,
   });
   const bookBudget = Math.max(1, Math.floor(600 * (1 - platform.rateSafetyMargin) * p.tuning.bookBudgetShare));
-  const data = new RestBookPoller({
+  const books = new RestBookPoller({
     markets: client.markets,
     clock,
     log: p.log.child({ component: "books" }),
@@ -91,5 +103,17 @@ export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
     room: () => gate.remainingFor("GET", "/api/markets/x/orderbook"),
     seq: p.seq,
   });
-  return { gate, client, apiKey, connector, streamPath, registry, data };
+  const tradeShare = p.tuning.tradeBudgetShare;
+  const tradeBudget = tradeShare > 0 ? Math.max(1, Math.floor(ipBucketPerMin(TRADES_PATH) * (1 - platform.rateSafetyMargin) * tradeShare)) : 0;
+  const trades = new RestTradeFeed({
+    markets: client.markets,
+    clock,
+    log: p.log.child({ component: "trades" }),
+    budgetPerMin: tradeBudget,
+    minMarketIntervalMs: p.tuning.minTradeIntervalMs,
+    maxTrades: p.tuning.maxRecentTrades,
+    windowMs: p.tuning.recentTradesWindowMs,
+    room: () => gate.remainingFor("GET", TRADES_PATH),
+  });
+  return { gate, client, apiKey, connector, streamPath, registry, data: books, trades };
 }

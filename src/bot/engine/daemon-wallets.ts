@@ -14,6 +14,7 @@ import { createStrategyRunner } from "../../../strategies/registry.js";
 import type { FillLedger } from "../fill-ledger.js";
 import type { Inventory } from "../inventory.js";
 import { ClientOrderIds } from "./ids.js";
+import type { TradeSource } from "./trade-feed.js";
 import type { EventSeq, MarketDataSource } from "./market-data.js";
 import type { MarketRegistry } from "./market-registry.js";
 import type { EngineObserver } from "./observer.js";
@@ -36,6 +37,7 @@ export interface DaemonWalletParts {
   risk: RiskHook;
   registry: MarketRegistry;
   data: MarketDataSource;
+  trades: TradeSource;
   ledger: FillLedger;
   inventory: Inventory;
   gate: RateGate;
@@ -71,6 +73,7 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
       risk: p.risk,
       registry: p.registry,
       data: p.data,
+      trades: p.trades,
       ledger: p.ledger,
       inventory: p.inventory,
       strategy,

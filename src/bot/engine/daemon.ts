@@ -13,8 +13,10 @@
  * refresh (quoting.refreshMs), wallet maintenance, fill sync and drift checks, the risk tick
  * (halts evaluated, /health heartbeat) (daemon-timers.ts), and one timer per market at its next
  * phase boundary (daemon-markets.ts). Book updates trigger the owning wallet's cycle for that
- * market directly. The link to the platform (gate, client, registry, book poller) is built in
- * daemon-platform.ts, the wallets in daemon-wallets.ts.
+ * market directly. The link to the platform (gate, client, registry, book poller, public trade
+ * feed) is built in daemon-platform.ts, the wallets in daemon-wallets.ts. The trade feed follows
+ * the book poller: tracked with the selection, started and stopped with it; the cycles read it for
+ * the strategies' `recentTrades`.
  *
  * Risk (core-risk.ts over src/bot/risk) and metrics (ops.ts over src/metrics) are always built:
  * every plan goes through the limits and halts, every event reaches the metrics.
@@ -48,6 +50,7 @@ import { DaemonOps } from "./ops.js";
 import { chainRisk, type EngineView, type RiskHook } from "./risk-hook.js";
 import { HaltControl, type KillReport } from "./halt-wiring.js";
 import { shutdownExitCode } from "./shutdown.js";
+import type { RestTradeFeed } from "./trade-feed.js";
 import { fetchPlatformInfo, retrying, type PlatformInfo } from "./startup.js";
 import { marksFrom, statusOf, type DaemonStatus } from "./status.js";
 import { DEFAULT_TUNING, type EngineTuning } from "./tuning.js";
@@ -61,6 +64,8 @@ export class Daemon {
   readonly gate: RateGate;
   readonly registry: MarketRegistry;
   readonly data: MarketDataSource;
+  /** Public trades of the selected markets (the strategies' `recentTrades`). */
+  readonly trades: RestTradeFeed;
   readonly ledger = new FillLedger();
   readonly inventory = new Inventory();
   readonly runners: WalletRunner[] = [];
@@ -146,6 +151,7 @@ export class Daemon {
     this.client = link.client;
     this.registry = link.registry;
     this.data = link.data;
+    this.trades = link.trades;
 
     const saltSource = deps.saltSource ?? (deps.rng !== undefined ? rngSaltSource(rng.fork("salt")) : cryptoSaltSource);
     this.runners.push(
@@ -174,6 +180,7 @@ export class Daemon {
       log: this.log,
       registry: this.registry,
       data: this.data,
+      trades: this.trades,
       inventory: this.inventory,
       runners: this.runners,
       active: () => this.running && this.stopping === undefined,
@@ -250,6 +257,7 @@ export class Daemon {
     await retrying("market selection", retry, () => this.markets.refreshSelection());
     if (this.stopping !== undefined) return { markets: [], wallets: [] };
     this.data.start();
+    this.trades.start();
 
     const results: StartReport["wallets"] = this.runners.map((r) => ({ name: r.name, ready: false }));
     const starts = this.runners.map((r, i) =>
@@ -288,6 +296,7 @@ export class Daemon {
     this.startAbort.abort(new Error("daemon stopping"));
     this.timers.clear();
     this.data.stop();
+    this.trades.stop();
     await Promise.all(this.runners.map((r) => r.stopQuoting()));
     const deadlineAtMs = this.clock.now() + this.config.shutdown.cancelDeadlineSec * 1000;
     const wallets = await Promise.all(this.runners.map((r) => r.shutdown(deadlineAtMs)));
@@ -308,6 +317,7 @@ export class Daemon {
     this.startAbort.abort(new Error("daemon abandoned"));
     this.timers.clear();
     this.data.stop();
+    this.trades.stop();
     for (const r of this.runners) r.abandon();
     this.running = false;
     this.gate.close();

@@ -7,13 +7,18 @@
  * - Our own orders are taken out of the book the strategy sees (exactly those that were resting
  *   when the book was read: own-orders.ts), so a strategy does not chase its own quotes.
  * - In PRE_MARKET every quote is post-only, whatever the strategy or risk said (spec 3.1).
+ * - `recentTrades` are the public trades of the quoted outcome (YES terms on binary markets) as
+ *   the trade feed holds them (trade-feed.ts): the stored list, not a copy.
  */
 import { complementPrice } from "../../core/amounts.js";
 import type { Micros } from "../../core/money.js";
 import type { StrategyRunner } from "../../../strategies/registry.js";
-import type { BookLevel, BookView, DesiredQuote, MarketPhase, PositionView } from "../quotes.js";
+import type { BookLevel, BookView, DesiredQuote, MarketPhase, PositionView, TradeView } from "../quotes.js";
 import type { BookSnapshot } from "./market-data.js";
 import type { OwnOrderView } from "./own-orders.js";
+import type { TradeSource } from "./trade-feed.js";
+
+const NO_TRADES: readonly TradeView[] = Object.freeze([]);
 
 /** Outcomes whose books a market needs: [0] for binary, every outcome otherwise. */
 export function quotedOutcomes(outcomeCount: number): number[] {
@@ -80,6 +85,8 @@ export interface DesiredArgs {
   outcomeCount: number;
   phase: MarketPhase;
   books: ReadonlyMap<number, BookSnapshot | undefined>;
+  /** Public trades per outcome; absent: none. */
+  trades?: TradeSource | undefined;
   /** Our orders that were on a book (of `outcome` on multi-outcome markets) when its read was sent. */
   ownAt: (sentSeq: number, outcome: number | undefined) => readonly OwnOrderView[];
   inventory: readonly PositionView[];
@@ -103,7 +110,7 @@ export function desiredQuotes(a: DesiredArgs): DesiredQuote[] {
         outcomeCount: a.outcomeCount,
         phase: a.phase,
         book,
-        recentTrades: [],
+        recentTrades: a.trades?.recent(a.marketId, o) ?? NO_TRADES,
         inventory: a.inventory,
         nowMs: a.nowMs,
         closesAtMs: a.closesAtMs,

@@ -27,6 +27,14 @@ export interface EngineTuning {
   bookBudgetShare: number;
   /** Never read one book more often than this. */
   minBookIntervalMs: number;
+  /** Share of the 240/60 s market-trades IP bucket the public trade feed may use (0: no trades). */
+  tradeBudgetShare: number;
+  /** Never read one market's public trades more often than this. */
+  minTradeIntervalMs: number;
+  /** Public trades kept per quoted outcome (the strategies' `recentTrades`). */
+  maxRecentTrades: number;
+  /** Public trades older than this are dropped. */
+  recentTradesWindowMs: number;
   /** Open orders not carrying this instance's clientOrderId prefix: cancel them, or leave them be. */
   foreignOrders: ForeignOrderPolicy;
   /** Trades this much older than the last pulled one are still read again. */
@@ -52,6 +60,10 @@ export const DEFAULT_TUNING: EngineTuning = {
   streamReadyWaitMs: 10_000,
   bookBudgetShare: 0.8,
   minBookIntervalMs: 500,
+  tradeBudgetShare: 0.5,
+  minTradeIntervalMs: 2_000,
+  maxRecentTrades: 200,
+  recentTradesWindowMs: 15 * 60_000,
   foreignOrders: "cancel",
   tradePullMarginMs: 5_000,
   statusEveryMs: 0,

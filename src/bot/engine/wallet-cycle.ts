@@ -14,6 +14,7 @@ import type { MarketEntry, MarketRegistry } from "./market-registry.js";
 import type { OwnOrderView } from "./own-orders.js";
 import { desiredQuotes, enforcePhase, midsOf, quotedOutcomes } from "./quote-cycle.js";
 import type { EngineView, RiskContext, RiskHook } from "./risk-hook.js";
+import type { TradeSource } from "./trade-feed.js";
 
 export interface QuotingParams {
   priceToleranceTicks: number;
@@ -32,6 +33,8 @@ export interface CycleInput {
   pausedUntilMs: number;
   registry: MarketRegistry;
   data: MarketDataSource;
+  /** Public trades for the strategy's `recentTrades`; absent: none. */
+  trades?: TradeSource | undefined;
   live: readonly LiveOrder[];
   inventory: readonly PositionView[];
   strategy: StrategyRunner;
@@ -94,6 +97,7 @@ export function planCycle(i: CycleInput): CyclePlan {
           outcomeCount,
           phase,
           books,
+          trades: i.trades,
           ownAt: i.ownAt,
           inventory: i.inventory,
           nowMs: i.nowMs,

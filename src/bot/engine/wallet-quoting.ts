@@ -26,7 +26,7 @@ const BUDGET_RETRY_MS = 250;
 export interface WalletQuotingParts
   extends Pick<
     WalletRunnerOptions,
-    "name" | "index" | "clock" | "log" | "observer" | "registry" | "data" | "inventory" | "strategy" | "risk" | "quoting" | "platform" | "engine" | "monotonic"
+    "name" | "index" | "clock" | "log" | "observer" | "registry" | "data" | "trades" | "inventory" | "strategy" | "risk" | "quoting" | "platform" | "engine" | "monotonic"
   > {
   /** Lower-cased address. */
   wallet: string;
@@ -147,6 +147,7 @@ export class WalletQuoting {
       pausedUntilMs: this.pausedUntil,
       registry: p.registry,
       data: p.data,
+      trades: p.trades,
       live,
       inventory: p.inventory.positionViews(p.wallet, symbol),
       strategy: p.strategy,

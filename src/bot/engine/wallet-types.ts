@@ -1,4 +1,5 @@
 /** The options and status of a WalletRunner (wallet-runner.ts). */
+import type { TradeSource } from "./trade-feed.js";
 import type { SecretLike, SocketConnector, WalletClient } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
@@ -35,6 +36,8 @@ export interface WalletRunnerOptions {
   risk: RiskHook;
   registry: MarketRegistry;
   data: MarketDataSource;
+  /** Public trades of the markets (the strategies' `recentTrades`); absent: none. */
+  trades?: TradeSource | undefined;
   ledger: FillLedger;
   inventory: Inventory;
   strategy: StrategyRunner;
