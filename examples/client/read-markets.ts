@@ -11,7 +11,9 @@ export async function main(): Promise<{ symbols: string[]; book: { bids: number;
     const symbols: string[] = [];
     for await (const m of client.markets.iterate({ limit: 100 })) {
       symbols.push(m.symbol);
-      console.log(`${m.symbol.padEnd(14)} ${m.status.padEnd(11)} fee ${m.feeTakerBps ?? "default"} bps  ${m.title}`);
+      // A null feeTakerBps means the platform's default (GET /api/platform/fee-config).
+      const fee = m.feeTakerBps === null ? "default fee" : `fee ${m.feeTakerBps} bps`;
+      console.log(`${m.symbol.padEnd(14)} ${m.status.padEnd(11)} ${fee.padEnd(11)}  ${m.title}`);
     }
 
     // One market by slug, then its book for outcome 0 (best levels first).

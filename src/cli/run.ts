@@ -165,7 +165,9 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
       ...(embedded ? { transport: embedded.transport, connector: embedded.connector, apiKey: embedded.apiKey } : {}),
       ...(config.mode === "simulator" && config.simulator.clock === "virtual" ? { rng: new Rng(config.simulator.seed) } : {}),
     });
-    const served = await daemon.serve();
+    const served = await daemon.serve().catch((e: unknown) => {
+      throw new Error(describeServeError(e, config, args.config) ?? (e instanceof Error ? e.message : String(e)), { cause: e });
+    });
     io.stdout(`mm run: metrics on http://${hostForUrl(served.host)}:${served.port}/metrics (also /health, /ready)\n`);
     const d0 = daemon;
     unregisterKill = io.onKillSignal?.((signal) => void onKillSignal(d0, signal, io.stderr));
@@ -209,6 +211,30 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
     await daemon?.ops.close();
     embedded?.stop();
     stopDriver?.();
+  }
+}
+
+/**
+ * A bind failure of the operator server in config terms: which key, which value, and how to change
+ * it (the demo has no config of its own to edit). Undefined for any other error.
+ */
+export function describeServeError(e: unknown, config: Pick<Config, "metrics">, configFile: string | undefined): string | undefined {
+  const code = (e as { code?: unknown } | null | undefined)?.code;
+  const { host, port } = config.metrics;
+  const where = `${hostForUrl(host)}:${port}`;
+  const how =
+    configFile === undefined
+      ? "copy configs/demo.yaml, change metrics.port in the copy (0 picks a free port) and run `mm run --config <copy>`"
+      : `change metrics.port in ${configFile} (0 picks a free port)`;
+  switch (code) {
+    case "EADDRINUSE":
+      return `cannot serve metrics: metrics.port ${port} is already in use on ${where} (another mm run?); ${how}`;
+    case "EACCES":
+      return `cannot serve metrics: not allowed to listen on metrics.port ${port} (${where}; ports below 1024 need privileges); ${how}`;
+    case "EADDRNOTAVAIL":
+      return `cannot serve metrics: metrics.host ${host} is not an address of this machine; change metrics.host${configFile === undefined ? "" : ` in ${configFile}`}`;
+    default:
+      return undefined;
   }
 }
 

@@ -6,6 +6,7 @@
  * the reset (a market no longer followed leaves no gauge behind).
  */
 import type { BreakerStats } from "../api/breaker.js";
+import type { TrackerCounters } from "../bot/order-tracker-types.js";
 import type { Halt } from "../bot/risk/types.js";
 import { HALT_REASONS } from "../bot/risk/types.js";
 import type { BucketStats } from "../ratelimit/gate.js";
@@ -30,6 +31,30 @@ export interface EngineStateSource {
   dailyPnl(): Iterable<{ wallet: string; pnl: Micros }>;
 }
 
+/** The `kind` label of mm_tracker_anomalies_total, and the order-tracker counter each one reads. */
+export const TRACKER_ANOMALY_KINDS = {
+  /** An order ended as never recorded came back on platform evidence (the lookup raced the platform). */
+  resurrected: "resurrected",
+  /** Placement trades[] rows without a readable id and quantity (skipped). */
+  unreadable_trades: "unreadableTrades",
+  /** Lookups answering 404 too soon after the send to conclude (looked up again). */
+  not_found_too_soon: "notFoundTooSoon",
+  /** Events the transition table refused. */
+  impossible: "impossible",
+  /** Ids that contradicted what the tracker knew. */
+  conflict: "conflict",
+  /** Fill totals above the order size (clamped). */
+  overfill: "overfill",
+} as const satisfies Record<string, keyof TrackerCounters>;
+
+export type TrackerAnomalyKind = keyof typeof TRACKER_ANOMALY_KINDS;
+
+/** One wallet's order-tracker counters (wallet by name or address: the label guard maps it). */
+export interface TrackerCountersSource {
+  wallet: string;
+  counters: Readonly<TrackerCounters>;
+}
+
 export interface ScrapeSources {
   /** src/ratelimit's RateGate fits. */
   rateGate?: { stats(): readonly BucketStats[] };
@@ -43,6 +68,8 @@ export interface ScrapeSources {
   ready?: () => boolean;
   /** Live quotes, unknown orders, positions, PnL (replaces what the observer set for them). */
   engine?: EngineStateSource;
+  /** The order trackers' counters, one per wallet (mm_tracker_anomalies_total). */
+  trackers?: () => Iterable<TrackerCountersSource>;
 }
 
 const BREAKER_STATES = ["closed", "open", "half_open"] as const;
@@ -55,6 +82,16 @@ export function refreshScrapeMetrics(m: DaemonMetrics): void {
   refreshHalts(m, s.halts?.halts() ?? []);
   if (s.ready !== undefined) m.ready.set(s.ready() ? 1 : 0);
   if (s.engine !== undefined) refreshEngine(m, s.engine);
+  if (s.trackers !== undefined) refreshTrackers(m, s.trackers());
+}
+
+function refreshTrackers(m: DaemonMetrics, sources: Iterable<TrackerCountersSource>): void {
+  m.trackerAnomalies.reset();
+  // Wallets folding into one label ("other") are summed.
+  for (const s of sources) {
+    const wallet = m.labels.wallet(s.wallet);
+    for (const [kind, field] of Object.entries(TRACKER_ANOMALY_KINDS)) m.trackerAnomalies.inc({ wallet, kind }, s.counters[field]);
+  }
 }
 
 function refreshEngine(m: DaemonMetrics, e: EngineStateSource): void {

@@ -15,57 +15,25 @@
  * latency from the instrumented transport, rate-gate waits from the gate's onWait.
  *
  * The order trackers' anomaly counters are totals kept by the trackers: `trackTrackerAnomalies`
- * registers mm_tracker_anomalies_total{wallet,kind}, read from them at scrape time.
+ * points mm_tracker_anomalies_total{wallet,kind} at them, read at scrape time.
  */
-import { Counter } from "prom-client";
+import type { Counter } from "prom-client";
 import type { EngineEvent } from "../bot/engine/observer.js";
-import type { TrackerCounters } from "../bot/order-tracker.js";
 import type { Clock } from "../core/clock.js";
+import type { TrackerCountersSource } from "./collectors.js";
 import type { MetricsObserver } from "./observer.js";
 import type { DaemonMetrics } from "./registry.js";
 
-/** The `kind` label of mm_tracker_anomalies_total, and the tracker counter each one reads. */
-export const TRACKER_ANOMALY_KINDS = {
-  /** An order ended as never recorded came back on platform evidence (the lookup raced the platform). */
-  resurrected: "resurrected",
-  /** Placement trades[] rows without a readable id and quantity (skipped). */
-  unreadable_trades: "unreadableTrades",
-  /** Lookups answering 404 too soon after the send to conclude (looked up again). */
-  not_found_too_soon: "notFoundTooSoon",
-  /** Events the transition table refused. */
-  impossible: "impossible",
-  /** Ids that contradicted what the tracker knew. */
-  conflict: "conflict",
-  /** Fill totals above the order size (clamped). */
-  overfill: "overfill",
-} as const satisfies Record<string, keyof TrackerCounters>;
-
-export type TrackerAnomalyKind = keyof typeof TRACKER_ANOMALY_KINDS;
-
-/** One wallet's tracker counters (wallet by name or address: the label guard maps it). */
-export interface TrackerCountersSource {
-  wallet: string;
-  counters: Readonly<TrackerCounters>;
-}
+// Declared with the other scrape sources; re-exported for the engine wiring (src/bot/engine/ops.ts).
+export { TRACKER_ANOMALY_KINDS, type TrackerAnomalyKind, type TrackerCountersSource } from "./collectors.js";
 
 /**
- * Register mm_tracker_anomalies_total on the daemon's registry, set from `source` at each scrape
- * (the counters only grow; wallets folding into one label are summed). Call once per registry.
+ * Feed mm_tracker_anomalies_total (declared by DaemonMetrics, so every registry carries it) from
+ * `source` at each scrape: the trackers keep the totals, the counter mirrors them.
  */
 export function trackTrackerAnomalies(metrics: DaemonMetrics, source: () => Iterable<TrackerCountersSource>): Counter<"wallet" | "kind"> {
-  return new Counter<"wallet" | "kind">({
-    name: "mm_tracker_anomalies_total",
-    help: "Order tracker anomalies per wallet, by kind (resurrected, unreadable_trades, not_found_too_soon, impossible, conflict, overfill).",
-    labelNames: ["wallet", "kind"],
-    registers: [metrics.registry],
-    collect() {
-      this.reset();
-      for (const s of source()) {
-        const wallet = metrics.labels.wallet(s.wallet);
-        for (const [kind, field] of Object.entries(TRACKER_ANOMALY_KINDS)) this.inc({ wallet, kind }, s.counters[field]);
-      }
-    },
-  });
+  metrics.setSources({ trackers: source });
+  return metrics.trackerAnomalies;
 }
 
 export class EngineMetricsBridge {

@@ -4,8 +4,8 @@
  *
  * Two kinds of metrics:
  * - event metrics, updated by the MetricsObserver (observer.ts) as the engine reports;
- * - scrape metrics, read from live objects (rate gate, breaker, streams, halts) by `refresh()`,
- *   which `scrape()` runs before rendering. Scrape `/metrics` through `scrape()`.
+ * - scrape metrics, read from live objects (rate gate, breaker, streams, halts, order trackers)
+ *   by `refresh()`, which `scrape()` runs before rendering. Scrape `/metrics` through `scrape()`.
  *
  * Names follow the Prometheus conventions (snake_case, `mm_` prefix, `_total` on counters only,
  * base units: seconds, shares, settlement-token units) and `promtool check metrics` passes on the
@@ -15,7 +15,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Clock } from "../core/clock.js";
 import { microsToNumber, type Micros } from "../core/money.js";
-import { refreshScrapeMetrics, type ScrapeSources } from "./collectors.js";
+import { TRACKER_ANOMALY_KINDS, refreshScrapeMetrics, type ScrapeSources } from "./collectors.js";
 import { LabelGuard, type LabelGuardOptions } from "./labels.js";
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -48,6 +48,7 @@ export class DaemonMetrics {
   readonly ordersRejected: Counter<WM | "code">;
   readonly ordersUnknown: Gauge<"wallet">;
   readonly quotesDropped: Counter<WM | "reason">;
+  readonly trackerAnomalies: Counter<"wallet" | "kind">;
   readonly cycleDuration: Histogram;
   readonly lastCycle: Gauge;
   // ---- fills, positions, PnL ----
@@ -121,6 +122,11 @@ export class DaemonMetrics {
       "mm_risk_quotes_dropped_total",
       "Desired quotes dropped or resized by a risk limit or halt.",
       [...wm, "reason"],
+    );
+    this.trackerAnomalies = counter(
+      "mm_tracker_anomalies_total",
+      `Order tracker anomalies per wallet, by kind (${Object.keys(TRACKER_ANOMALY_KINDS).join(", ")}).`,
+      ["wallet", "kind"],
     );
     this.cycleDuration = histogram(
       "mm_quote_cycle_duration_seconds",

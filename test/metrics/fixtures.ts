@@ -1,15 +1,16 @@
 /**
  * A daemon's metrics with a sample value in every metric: real config secrets, a real rate gate
- * with a queued request and a 429, a real circuit breaker, stream stats, risk halts, and every
- * observer event.
+ * with a queued request and a 429, a real circuit breaker, stream stats, order-tracker counters,
+ * risk halts, and every observer event.
  */
 import { spawnSync } from "node:child_process";
 import { CircuitBreaker } from "../../src/api/breaker.js";
+import { emptyCounters } from "../../src/bot/order-tracker-types.js";
 import { Risk } from "../../src/bot/risk/index.js";
 import { parseConfig, type Config } from "../../src/config/index.js";
 import { VirtualClock } from "../../src/core/clock.js";
 import { parseMicros } from "../../src/core/money.js";
-import { DaemonMetrics, MetricsObserver, Probes, type StreamSource } from "../../src/metrics/index.js";
+import { DaemonMetrics, MetricsObserver, Probes, type StreamSource, type TrackerCountersSource } from "../../src/metrics/index.js";
 import { RateGate } from "../../src/ratelimit/gate.js";
 import type { UserStreamStats } from "../../src/stream/events.js";
 import { ADMIN_TOKEN, API_KEY, KEY_1, liveYaml } from "../config/fixtures.js";
@@ -66,7 +67,8 @@ export function daemon(opts: { withAdmin?: boolean; processMetrics?: boolean } =
   const breaker = new CircuitBreaker(clock);
   const probes = new Probes({ clock, risk });
   const streams: StreamSource[] = [{ wallet: wallet.address, stats: () => streamStats() }];
-  metrics.setSources({ rateGate: gate, breaker, halts: risk, streams: () => streams, ready: () => probes.isReady() });
+  const trackers: TrackerCountersSource[] = [{ wallet: wallet.address, counters: { ...emptyCounters(), conflict: 1, notFoundTooSoon: 2 } }];
+  metrics.setSources({ rateGate: gate, breaker, halts: risk, streams: () => streams, trackers: () => trackers, ready: () => probes.isReady() });
   return {
     clock,
     config,

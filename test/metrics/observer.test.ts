@@ -4,7 +4,8 @@ import { TransportError, type HttpRequest, type Transport } from "../../src/api/
 import { Risk } from "../../src/bot/risk/index.js";
 import { VirtualClock } from "../../src/core/clock.js";
 import { parseMicros } from "../../src/core/money.js";
-import { DaemonMetrics, MetricsObserver, instrumentTransport } from "../../src/metrics/index.js";
+import { emptyCounters } from "../../src/bot/order-tracker-types.js";
+import { DaemonMetrics, MetricsObserver, TRACKER_ANOMALY_KINDS, instrumentTransport, trackTrackerAnomalies } from "../../src/metrics/index.js";
 import { limits } from "../bot/risk/fixtures.js";
 import { streamStats } from "./fixtures.js";
 
@@ -30,6 +31,32 @@ describe("scrape-time collectors", () => {
     await clock.advance(10_000);
     text = await metrics.scrape();
     expect(sample(text, 'mm_stream_frame_lag_seconds{wallet="w1"}')).toBe(10.25);
+  });
+
+  it("tracker anomalies mirror each wallet's tracker counters, by kind, at every scrape", async () => {
+    const { metrics } = setup();
+    // Declared by every DaemonMetrics, with no series until a source is attached.
+    expect(metrics.registry.getSingleMetric("mm_tracker_anomalies_total")).toBe(metrics.trackerAnomalies);
+    expect(await metrics.scrape()).not.toMatch(/^mm_tracker_anomalies_total\{/m);
+    const w1 = emptyCounters();
+    const w2 = emptyCounters();
+    trackTrackerAnomalies(metrics, () => [
+      { wallet: "w1", counters: w1 },
+      { wallet: "w2", counters: w2 },
+    ]);
+    w1.conflict = 2;
+    w1.overfill = 1;
+    w2.notFoundTooSoon = 3;
+    w2.applied = 50; // an ordinary outcome, not an anomaly: no kind reads it
+    let text = await metrics.scrape();
+    expect(sample(text, 'mm_tracker_anomalies_total{wallet="w1",kind="conflict"}')).toBe(2);
+    expect(sample(text, 'mm_tracker_anomalies_total{wallet="w1",kind="overfill"}')).toBe(1);
+    expect(sample(text, 'mm_tracker_anomalies_total{wallet="w2",kind="not_found_too_soon"}')).toBe(3);
+    for (const kind of Object.keys(TRACKER_ANOMALY_KINDS)) expect(sample(text, `mm_tracker_anomalies_total{wallet="w2",kind="${kind}"}`), kind).toBeDefined();
+    expect(text.split("\n").filter((l) => l.startsWith("mm_tracker_anomalies_total{"))).toHaveLength(12);
+    w1.conflict = 5;
+    text = await metrics.scrape();
+    expect(sample(text, 'mm_tracker_anomalies_total{wallet="w1",kind="conflict"}')).toBe(5);
   });
 
   it("breaker state is a one-hot gauge that follows the breaker", async () => {
