@@ -70,6 +70,21 @@ export function referencePrice(book: BookView, kind: ReferenceKind, recentTrades
   return fallback === undefined ? null : toProb(fallback);
 }
 
+/**
+ * The price a volatility history records this cycle: the book's mid (or microprice), else the
+ * newest public trade only when it printed after the history's last sample, else nothing. A
+ * price carried over from an old trade (or a constant fallback) would be sampled again and again
+ * and read as a calm market.
+ */
+export function historyPrice(book: BookView, kind: ReferenceKind, recentTrades: readonly TradeView[], prev: MidHistory | undefined): number | null {
+  const fromBook = kind === "microprice" ? microPrice(book) : midPrice(book);
+  if (fromBook !== null) return fromBook;
+  const newest = recentTrades[recentTrades.length - 1];
+  const lastSample = prev?.samples[prev.samples.length - 1];
+  if (newest !== undefined && (lastSample === undefined || newest.ts > lastSample.ts)) return toProb(newest.price);
+  return null;
+}
+
 /** A probability to a grid price rounded DOWN (bids). Null for NaN/Infinity. Not yet clamped. */
 export function snapBidDown(p: number): Micros | null {
   if (!Number.isFinite(p)) return null;

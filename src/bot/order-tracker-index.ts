@@ -16,7 +16,7 @@ export class OrderIndex {
   private readonly orders = new Map<string, Rec>();
   private readonly byOrderId = new Map<string, string>();
   private readonly byHash = new Map<string, string>();
-  /** Pruned orderId -> the record's last stamp (insertion order is prune order). */
+  /** Pruned orderId -> the prune horizon it was retired under (non-decreasing in insertion order). */
   private readonly retired = new Map<string, number>();
   private readonly live = new Map<string, Set<Rec>>();
 
@@ -108,7 +108,7 @@ export class OrderIndex {
       this.byHash.delete(r.orderHash.toLowerCase());
       if (r.orderId !== undefined) {
         this.byOrderId.delete(r.orderId);
-        this.retired.set(r.orderId, r.lastServerTs ?? r.createdAtMs);
+        this.retired.set(r.orderId, beforeTs);
       }
       n++;
     }

@@ -96,8 +96,22 @@ describe("OrderTracker live index", () => {
       frame: { type: "user_fill", channel: "user_orders", serverTs: 3_000, walletAddress: W, orderId: oid(0), clientOrderId: cid(0), marketId: "MKT", tradeId: "t1", tokenId: "1", outcome: 0, side: "BUY", price: "0.5", quantity: "1", fee: "0", role: "maker", orderStatus: "CANCELLED", filledQty: "1", remainingQty: "0" },
     };
     expect(tr.apply(lateFill).outcome).toBe("late");
-    tr.prune(11_100); // forget ids stamped before 1.1 s: this one was stamped at 1.02 s
+    tr.prune(11_999); // retired under the 2 s horizon: kept until a prune past 12 s
+    expect(tr.apply(lateFill).outcome).toBe("late");
+    tr.prune(12_001);
     expect(tr.apply(lateFill).outcome).toBe("buffered");
+  });
+
+  it("keeps the id of an order pruned long after its last event for the whole retiredKeepMs", () => {
+    const tr = new OrderTracker(W, { retiredKeepMs: 10_000 });
+    tr.apply(event(0, 0, 1_000));
+    tr.apply(event(1, 0, 1_010));
+    tr.apply(event(4, 0, 1_015));
+    tr.apply(event(6, 0, 1_020));
+    // First pruned at 100 s (it could have been held by a read): its last event is 99 s older.
+    expect(tr.prune(100_000)).toBe(1);
+    const frame: TrackerEvent = { kind: "frame", frame: { type: "order_cancelled", channel: "user_orders", serverTs: 100_500, walletAddress: W, orderId: oid(0), clientOrderId: cid(0), marketId: "MKT", originalQuantity: "10", remainingQty: "10", status: "CANCELLED" } };
+    expect(tr.apply(frame).outcome).toBe("late");
   });
 
   it("keeps the retired ids it must: an id stamped inside the window survives a later prune", () => {

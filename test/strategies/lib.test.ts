@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   clampAsk,
   clampBid,
+  historyPrice,
   microPrice,
   midPrice,
   recordMid,
@@ -115,3 +116,19 @@ describe("mid history and volatility", () => {
     expect(volatility(samples.slice(0, 1), 1000)).toBeNull();
   });
 });
+
+describe("historyPrice (what a volatility history records)", () => {
+  const empty = { bids: [], asks: [], updatedAtMs: 0 };
+  it("takes the book's mid when the book has one, whatever the tape says", () => {
+    expect(historyPrice(BOOK, "mid", [trade("0.9", 5)], undefined)).toBe(midPrice(BOOK));
+  });
+  it("takes the newest public trade only when it printed after the last sample", () => {
+    const prev = recordMid(undefined, 1_000, 0.5, 60_000, 100);
+    expect(historyPrice(empty, "mid", [trade("0.4", 900), trade("0.45", 1_500)], prev)).toBeCloseTo(0.45, 12);
+    // The same trade again next cycle: nothing new to record (a stale price would fake calm).
+    const after = recordMid(prev, 2_000, 0.45, 60_000, 100);
+    expect(historyPrice(empty, "mid", [trade("0.4", 900), trade("0.45", 1_500)], after)).toBeNull();
+    expect(historyPrice(empty, "mid", [], undefined)).toBeNull();
+  });
+});
+

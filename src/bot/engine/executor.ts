@@ -141,10 +141,13 @@ export class OrderExecutor {
     }
     const open = blocked.size === 0 ? places : places.filter((q) => !blocked.has(slotKey(q)));
     report.placesHeld = places.length - open.length;
-    const go = this.prepareAll(open, market);
-    report.placesSkipped = open.length - go.length;
-    for (let i = 0; i < go.length; i += MAX_PLACE_BATCH) {
-      const chunk = go.slice(i, i + MAX_PLACE_BATCH);
+    // Batch by batch: each is checked (mayPlace), built and signed just before it leaves, since
+    // an earlier batch's answer may have halted the wallet or closed the market.
+    for (let i = 0; i < open.length; i += MAX_PLACE_BATCH) {
+      const slice = open.slice(i, i + MAX_PLACE_BATCH);
+      const chunk = this.prepareAll(slice, market);
+      report.placesSkipped += slice.length - chunk.length;
+      if (chunk.length === 0) continue;
       await this.registerAndSend(chunk, market.symbol);
       report.placesSent += chunk.length;
     }

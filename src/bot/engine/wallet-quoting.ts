@@ -168,9 +168,9 @@ export class WalletQuoting {
       report = r;
       // A slot whose cancel did not end the old order got no place: look again once it may have.
       if (r.placesHeld > 0) this.retrySoon(symbol);
-      // Live quotes after this cycle, counted without another pass over the tracker.
-      const count = Math.max(0, live.length - r.cancelsSent + r.placesAccepted);
-      p.observer.onEvent({ type: "quotes_live", wallet: p.wallet, marketId: symbol, count });
+      // Live orders after this cycle (the tracker's per-market index: cheap), whatever the
+      // cancels answered and however the places ended.
+      p.observer.onEvent({ type: "quotes_live", wallet: p.wallet, marketId: symbol, count: p.tracker.liveOrders(symbol).length });
     }
     // Every cycle, quiet ones included: the metrics' liveness heartbeat counts on it.
     p.observer.onEvent({

@@ -131,6 +131,24 @@ describe("OrderExecutor places", () => {
     expect(s.tracker.get("t1-0-sess-1")!.state).toBe("rejected");
   });
 
+  it("checks the market again before each batch of 15 (an earlier batch's answer may have halted the wallet)", async () => {
+    const h = clientHarness();
+    let halted = false;
+    const s = setup(h, { mayPlace: () => (halted ? { ok: false, reason: "risk_halt" } : { ok: true }) });
+    h.transport.on("POST", /^\/api\/orders\/place-batch$/, (req) => {
+      halted = true; // the first batch's answer (its fills) trips a halt
+      const n = (req.body as { orders: unknown[] }).orders.length;
+      return json(201, { results: Array.from({ length: n }, (_, i) => ({ ...accepted(`o${i}`), success: true })) });
+    });
+    h.transport.on("POST", /^\/api\/orders\/place$/, json(201, accepted("late")));
+    const quotes = Array.from({ length: 16 }, (_, i) => quote(300_000n + BigInt(i) * 1000n));
+    const r = await s.ex.execute([], quotes, { symbol: "MKT", signing: MARKET });
+    expect(r).toMatchObject({ placesSent: 15, placesSkipped: 1 });
+    expect(h.transport.count("POST", /\/api\/orders\/place$/)).toBe(0);
+    // Nothing was built or registered for the order that never left.
+    expect(s.tracker.all()).toHaveLength(15);
+  });
+
   it("sends nothing the market does not allow now", async () => {
     const h = clientHarness();
     const s = setup(h, { mayPlace: () => ({ ok: false, reason: "closing" }) });
