@@ -13,17 +13,18 @@ export interface Command {
 export const COMMANDS: Record<string, Command> = {
   run: {
     summary: "run the market-maker daemon (no --config: the demo against the embedded simulator)",
-    usage: "mm run [--config FILE]",
+    usage: "mm run [--config FILE] [--status-every SECONDS]",
     load: async () => (await import("./run.js")).runCommand,
   },
   sim: {
     summary: "serve the platform simulator over HTTP and WebSocket",
-    usage: "mm sim [--scenario FILE] [--host H] [--port N] [--seed N] [--clock realtime|virtual]",
+    usage: "mm sim [--scenario FILE] [--host H] [--port N] [--seed N] [--clock realtime|virtual] [--log-level L]",
     load: async () => (await import("./sim.js")).simCommand,
   },
   backtest: {
     summary: "run a strategy against the simulator in virtual time and report PnL",
-    usage: "mm backtest --config FILE",
+    usage: "mm backtest [--config FILE] [--scenario FILE] [--duration D] [--seed N] [--out FILE]",
+    load: async () => (await import("./backtest.js")).backtestCommand,
   },
   record: {
     summary: "record live market data for later backtests",

@@ -1,0 +1,147 @@
+/**
+ * Per wallet and market figures of the report, from the daemon's own ledger (fills) and
+ * inventory (PnL, positions), with bigint sums formatted as decimal strings only at the end.
+ * Totals are sums of the rows (so a column adds up exactly; Inventory.pnl over a whole wallet
+ * rounds once instead of per market and can differ from it by a few micros).
+ */
+import { SCALE, absMicros, divRound, formatMicros, type Micros } from "../core/money.js";
+import type { Fill } from "../bot/fill-ledger.js";
+import type { Inventory, Marks } from "../bot/inventory.js";
+import { emptyOrderCounts, formatUptime, type BacktestCollector, type OrderCounts } from "./collector.js";
+import type { FillFigures, MarketFigures, OrderFigures, OutcomeInventory, PnlFigures, TotalFigures } from "./types.js";
+
+/** bigint form of the figures, summed before formatting. */
+export interface RawFigures {
+  fills: { count: number; maker: number; taker: number; unknownRole: number; bought: Micros; sold: Micros; buyNotional2: bigint; sellNotional2: bigint };
+  orders: OrderCounts;
+  pnl: { fees: Micros; realised: Micros; unrealised: Micros; unmarked: number };
+  gross: Micros;
+}
+
+export function emptyRaw(): RawFigures {
+  return {
+    fills: { count: 0, maker: 0, taker: 0, unknownRole: 0, bought: 0n, sold: 0n, buyNotional2: 0n, sellNotional2: 0n },
+    orders: emptyOrderCounts(),
+    pnl: { fees: 0n, realised: 0n, unrealised: 0n, unmarked: 0 },
+    gross: 0n,
+  };
+}
+
+export function addRaw(into: RawFigures, x: RawFigures): void {
+  const f = into.fills;
+  f.count += x.fills.count;
+  f.maker += x.fills.maker;
+  f.taker += x.fills.taker;
+  f.unknownRole += x.fills.unknownRole;
+  f.bought += x.fills.bought;
+  f.sold += x.fills.sold;
+  f.buyNotional2 += x.fills.buyNotional2;
+  f.sellNotional2 += x.fills.sellNotional2;
+  addOrders(into.orders, x.orders);
+  into.pnl.fees += x.pnl.fees;
+  into.pnl.realised += x.pnl.realised;
+  into.pnl.unrealised += x.pnl.unrealised;
+  into.pnl.unmarked += x.pnl.unmarked;
+  into.gross += x.gross;
+}
+
+function fillRaw(fills: readonly Fill[]): RawFigures["fills"] {
+  const out = emptyRaw().fills;
+  for (const f of fills) {
+    out.count++;
+    if (f.role === "maker") out.maker++;
+    else if (f.role === "taker") out.taker++;
+    else out.unknownRole++;
+    if (f.side === "BUY") {
+      out.bought += f.qty;
+      out.buyNotional2 += f.price * f.qty;
+    } else {
+      out.sold += f.qty;
+      out.sellNotional2 += f.price * f.qty;
+    }
+  }
+  return out;
+}
+
+export interface RowInputs {
+  wallet: string;
+  marketId: string;
+  fills: readonly Fill[];
+  inventory: Inventory;
+  marks: Marks;
+  collector: BacktestCollector;
+}
+
+/** One wallet on one market: raw sums plus the per-outcome inventory. */
+export function walletMarketRow(p: RowInputs): { raw: RawFigures; inventory: OutcomeInventory[]; uptime: string | null } {
+  const raw = emptyRaw();
+  raw.fills = fillRaw(p.fills);
+  addOrders(raw.orders, p.collector.ordersOf(p.wallet, p.marketId));
+  const pnl = p.inventory.pnl(p.wallet, p.marks, p.marketId);
+  raw.pnl = { fees: pnl.fees, realised: pnl.realised, unrealised: pnl.unrealised, unmarked: pnl.unmarked.length };
+  const inventory: OutcomeInventory[] = [];
+  for (const s of p.inventory.positions(p.wallet, p.marketId)) {
+    p.collector.noteQty(`${p.wallet}|${p.marketId}|${s.outcome}`, s.qty);
+    raw.gross += absMicros(s.qty);
+    inventory.push({
+      outcome: s.outcome,
+      final: formatMicros(s.qty),
+      maxAbs: formatMicros(p.collector.maxAbsOf(p.wallet, p.marketId, s.outcome)),
+      avgCost: s.avgCost === null ? null : formatMicros(s.avgCost),
+    });
+  }
+  return { raw, inventory, uptime: formatUptime(p.collector.uptimeOf(p.wallet, p.marketId)) };
+}
+
+function addOrders(into: OrderCounts, x: OrderCounts): void {
+  into.placed += x.placed;
+  into.cancelled += x.cancelled;
+  into.cancelTooLate += x.cancelTooLate;
+  into.unknown += x.unknown;
+  for (const [code, n] of x.rejected) into.rejected.set(code, (into.rejected.get(code) ?? 0) + n);
+}
+
+function formatFills(f: RawFigures["fills"]): FillFigures {
+  const buy = divRound(f.buyNotional2, SCALE, "floor");
+  const sell = divRound(f.sellNotional2, SCALE, "floor");
+  return {
+    count: f.count,
+    maker: f.maker,
+    taker: f.taker,
+    unknownRole: f.unknownRole,
+    boughtShares: formatMicros(f.bought),
+    soldShares: formatMicros(f.sold),
+    buyNotional: formatMicros(buy),
+    sellNotional: formatMicros(sell),
+    volume: formatMicros(buy + sell),
+  };
+}
+
+function formatOrders(o: OrderCounts): OrderFigures {
+  const rejected: Record<string, number> = {};
+  let total = 0;
+  for (const code of [...o.rejected.keys()].sort()) {
+    const n = o.rejected.get(code)!;
+    rejected[code] = n;
+    total += n;
+  }
+  return { placed: o.placed, cancelled: o.cancelled, cancelTooLate: o.cancelTooLate, rejected, rejectedTotal: total, unknown: o.unknown };
+}
+
+function formatPnl(p: RawFigures["pnl"]): PnlFigures {
+  return {
+    fees: formatMicros(p.fees),
+    realised: formatMicros(p.realised),
+    unrealised: formatMicros(p.unrealised),
+    net: formatMicros(p.realised + p.unrealised - p.fees),
+    unmarked: p.unmarked,
+  };
+}
+
+export function formatTotals(raw: RawFigures): TotalFigures {
+  return { fills: formatFills(raw.fills), orders: formatOrders(raw.orders), pnl: formatPnl(raw.pnl), grossFinalShares: formatMicros(raw.gross) };
+}
+
+export function formatMarketFigures(marketId: string, raw: RawFigures, inventory: OutcomeInventory[], uptime: string | null): MarketFigures {
+  return { marketId, ...formatTotals(raw), inventory, quoteUptime: uptime };
+}

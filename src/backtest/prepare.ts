@@ -1,0 +1,92 @@
+/**
+ * Everything a backtest needs before any virtual time passes: the daemon config (the same file
+ * `mm run` takes, simulator mode), the scenario (override, the config's simulator.scenario, or the
+ * default), the seed and the virtual start. Setup problems throw here, before the run:
+ * ConfigError (the config), ValidationError (the scenario), BacktestSetupError (the rest), so a
+ * caller can tell a bad input from a failed run.
+ */
+import { existsSync, statSync } from "node:fs";
+import { ConfigError, loadConfig, type Config, type Env, type SimulatorModeConfig } from "../config/index.js";
+import { defaultDemoConfigPath } from "../bot/engine/demo.js";
+import { defaultScenarioPath, loadScenario, type Scenario } from "../sim/platform/scenario.js";
+
+export class BacktestSetupError extends Error {
+  override readonly name = "BacktestSetupError";
+}
+
+/** Virtual start of a scenario with `start: now`: a fixed instant, so runs repeat exactly. */
+export const DEFAULT_VIRTUAL_START_MS = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+/** Default virtual step of the clock driver (and quote-uptime sampling period). */
+export const DEFAULT_STEP_MS = 1_000;
+
+export interface BacktestInputs {
+  /** Daemon config file; default configs/demo.yaml. */
+  configPath?: string;
+  /** An already loaded config (then configPath only names it in the report). */
+  config?: Config;
+  /** Scenario file overriding the config's simulator.scenario. */
+  scenarioPath?: string;
+  /** Seed overriding the config's simulator.seed (simulator flow and ids, daemon Rng). */
+  seed?: number;
+  /** Virtual time to trade for, in ms (> 0). */
+  durationMs: number;
+  /** Virtual step of the driver; default 1 s. */
+  stepMs?: number;
+  /** Virtual start; default the scenario's absolute start, else DEFAULT_VIRTUAL_START_MS. */
+  startMs?: number;
+  /** Environment for ${VAR} references in the config; default process.env. */
+  env?: Env;
+}
+
+export interface PreparedBacktest {
+  configPath: string;
+  config: SimulatorModeConfig;
+  scenarioPath: string;
+  scenarioSource: "override" | "config" | "default";
+  scenario: Scenario;
+  seed: number;
+  seedSource: "override" | "config";
+  startMs: number;
+  durationMs: number;
+  stepMs: number;
+}
+
+function checkPositiveInt(name: string, v: number, max: number): void {
+  if (!Number.isSafeInteger(v) || v <= 0 || v > max) throw new BacktestSetupError(`${name} must be a whole number of ms in 1..${max} (got ${v})`);
+}
+
+export function prepareBacktest(opts: BacktestInputs): PreparedBacktest {
+  const configPath = opts.configPath ?? defaultDemoConfigPath();
+  const config = opts.config ?? loadConfig(configPath, opts.env ?? process.env);
+  if (config.mode !== "simulator") {
+    throw new BacktestSetupError(`${configPath}: mode ${config.mode}: a backtest runs a simulator-mode config (mode: simulator) against the simulator`);
+  }
+  checkPositiveInt("durationMs", opts.durationMs, Number.MAX_SAFE_INTEGER);
+  const stepMs = opts.stepMs ?? DEFAULT_STEP_MS;
+  checkPositiveInt("stepMs", stepMs, 3_600_000);
+  if (opts.seed !== undefined && (!Number.isSafeInteger(opts.seed) || opts.seed < 0 || opts.seed > 0xffff_ffff)) {
+    throw new BacktestSetupError(`seed must be a whole number in 0..4294967295 (got ${opts.seed})`);
+  }
+  const scenarioSource = opts.scenarioPath !== undefined ? "override" : config.simulator.scenario !== undefined ? "config" : "default";
+  const scenarioPath = opts.scenarioPath ?? config.simulator.scenario ?? defaultScenarioPath();
+  if (!existsSync(scenarioPath) || !statSync(scenarioPath).isFile()) {
+    throw new BacktestSetupError(`scenario ${scenarioPath}: no such file`);
+  }
+  const scenario = loadScenario(scenarioPath);
+  const startMs = opts.startMs ?? (scenario.start.kind === "absolute" ? scenario.start.atMs : DEFAULT_VIRTUAL_START_MS);
+  return {
+    configPath,
+    config,
+    scenarioPath,
+    scenarioSource,
+    scenario,
+    seed: opts.seed ?? config.simulator.seed,
+    seedSource: opts.seed !== undefined ? "override" : "config",
+    startMs,
+    durationMs: opts.durationMs,
+    stepMs,
+  };
+}
+
+export { ConfigError };

@@ -1,0 +1,212 @@
+/**
+ * `mm backtest`: run the daemon (same config file, same strategy code) against the platform
+ * simulator in virtual time and report fills, fees and PnL (src/backtest, docs/backtest.md).
+ *
+ * Exit status: 0 the run finished and its numbers check out; 1 a runtime failure, or a report
+ * with problems (above all the consistency check: the daemon's fill ledger must equal the
+ * simulator's trade list for our wallets); 2 a bad flag, config or scenario (nothing was run).
+ */
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { DestinationStream } from "pino";
+import type { Clock } from "../core/clock.js";
+import { ValidationError } from "../core/validation.js";
+import { ConfigError, type Env } from "../config/index.js";
+import { createLogger, redactSecrets } from "../log/index.js";
+import { defaultDemoConfigPath } from "../bot/engine/demo.js";
+import {
+  BacktestSetupError,
+  formatDuration,
+  formatSummary,
+  parseDuration,
+  prepareBacktest,
+  reportJson,
+  runPrepared,
+  type BacktestProgress,
+  type PreparedBacktest,
+} from "../backtest/index.js";
+
+export const USAGE = `Usage: mm backtest [--config FILE] [--scenario FILE] [--duration D] [--seed N] [--out FILE]
+
+Run the market-maker daemon (the same config file and strategy code as \`mm run\`) against the
+platform simulator in virtual time, as fast as the machine allows, and report fills, fees, PnL,
+inventory and a consistency check of the daemon's fill ledger against the simulator's trades.
+
+Options:
+  --config FILE     daemon config, mode: simulator (default configs/demo.yaml)
+  --scenario FILE   simulator scenario (default the config's simulator.scenario, else the
+                    built-in scenario)
+  --duration D      virtual time to trade, e.g. 90m, 6h, 2d, 1h30m (default 6h)
+  --seed N          seed of the simulator and the daemon, 0..4294967295 (default simulator.seed)
+  --out FILE        write the JSON report there
+  -h, --help        this text
+
+Prints a summary per market. Exit status: 0 success; 1 runtime failure or failed consistency
+check (or another problem listed in the report); 2 bad flags, config or scenario.
+`;
+
+export const DEFAULT_DURATION = "6h";
+
+export interface BacktestIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Env;
+  /** Print progress lines on stderr (default true). */
+  progress?: boolean;
+  /** The run itself (default runPrepared); tests wrap it. */
+  run?: typeof runPrepared;
+}
+
+const processIo: BacktestIo = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  env: process.env,
+};
+
+interface Args {
+  config?: string;
+  scenario?: string;
+  durationMs: number;
+  seed?: number;
+  out?: string;
+}
+
+const FLAGS = ["--config", "--scenario", "--duration", "--seed", "--out"] as const;
+type Flag = (typeof FLAGS)[number];
+
+function isFlag(a: string): a is Flag {
+  return (FLAGS as readonly string[]).includes(a);
+}
+
+/** Each flag's check: the value, or what is wrong with it. */
+const CHECKS: Record<Flag, (v: string) => string | undefined> = {
+  "--config": (v) => fileProblem(v),
+  "--scenario": (v) => fileProblem(v),
+  "--duration": (v) => {
+    const d = parseDuration(v);
+    return typeof d === "string" ? d : undefined;
+  },
+  "--seed": (v) => (/^\d{1,10}$/.test(v) && Number(v) <= 0xffff_ffff ? undefined : `expected a whole number in 0..4294967295 (got ${JSON.stringify(v)})`),
+  "--out": (v) => {
+    const dir = dirname(resolve(v));
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) return `directory ${dir} does not exist`;
+    if (existsSync(v) && statSync(v).isDirectory()) return `${v} is a directory`;
+    return undefined;
+  },
+};
+
+function fileProblem(v: string): string | undefined {
+  if (!existsSync(v)) return `no such file: ${v}`;
+  if (!statSync(v).isFile()) return `not a file: ${v}`;
+  return undefined;
+}
+
+export function parseBacktestArgs(argv: readonly string[]): Args | string {
+  const seen = new Map<Flag, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const eq = a.indexOf("=");
+    const name = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
+    if (!isFlag(name)) return a.startsWith("-") ? `unknown option ${name}` : `unexpected argument ${JSON.stringify(a)}`;
+    let value: string | undefined;
+    if (name !== a) value = a.slice(eq + 1);
+    else {
+      value = argv[i + 1];
+      if (value === undefined || (value.startsWith("--") && value.length > 2)) return `${name} needs a value`;
+      i++;
+    }
+    if (seen.has(name)) return `${name} given twice`;
+    if (value === "") return `${name} needs a value`;
+    const problem = CHECKS[name](value);
+    if (problem !== undefined) return `${name}: ${problem}`;
+    seen.set(name, value);
+  }
+  const out: Args = { durationMs: parseDuration(seen.get("--duration") ?? DEFAULT_DURATION) as number };
+  if (seen.has("--config")) out.config = seen.get("--config")!;
+  if (seen.has("--scenario")) out.scenario = seen.get("--scenario")!;
+  if (seen.has("--seed")) out.seed = Number(seen.get("--seed"));
+  if (seen.has("--out")) out.out = seen.get("--out")!;
+  return out;
+}
+
+/** Warnings and errors of the daemon and simulator, on stderr, stamped in virtual time. */
+function stderrLogger(io: BacktestIo): (clock: Clock) => ReturnType<typeof createLogger> {
+  const dest: DestinationStream = { write: (line: string) => io.stderr(line) };
+  return (clock) => createLogger({ level: "warn", name: "mm-backtest", clock }, dest);
+}
+
+function prepare(args: Args, io: BacktestIo): PreparedBacktest | number {
+  const file = args.config ?? defaultDemoConfigPath();
+  try {
+    return prepareBacktest({
+      configPath: file,
+      durationMs: args.durationMs,
+      env: io.env,
+      ...(args.scenario !== undefined ? { scenarioPath: args.scenario } : {}),
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      // The same lines as `mm check-config`.
+      const count = e.issues.length;
+      io.stderr(`${redactSecrets(e.message)}\n${file}: invalid (${count} problem${count === 1 ? "" : "s"})\n`);
+      return 2;
+    }
+    if (e instanceof ValidationError) {
+      const flag = args.scenario !== undefined ? "--scenario" : "simulator.scenario";
+      io.stderr(`mm backtest: ${flag}: invalid scenario\n${e.issues.map((i) => `  ${e.where}: ${i.path}: ${i.message}\n`).join("")}`);
+      return 2;
+    }
+    if (e instanceof BacktestSetupError) {
+      io.stderr(`mm backtest: ${redactSecrets(e.message)}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+export async function backtestCommand(argv: string[], io: BacktestIo = processIo): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const args = parseBacktestArgs(argv);
+  if (typeof args === "string") {
+    io.stderr(`mm backtest: ${args}\n\n${USAGE}`);
+    return 2;
+  }
+  let prepared: PreparedBacktest | number;
+  try {
+    prepared = prepare(args, io);
+  } catch (e) {
+    io.stderr(`mm backtest: ${redactSecrets(e instanceof Error ? e.message : String(e))}\n`);
+    return 1;
+  }
+  if (typeof prepared === "number") return prepared;
+
+  const showProgress = io.progress ?? true;
+  io.stderr(`mm backtest: ${formatDuration(prepared.durationMs)} of virtual time, ${prepared.config.wallets.length} wallet(s), strategy ${prepared.config.strategy.name}, seed ${prepared.seed}\n`);
+  try {
+    const report = await (io.run ?? runPrepared)(prepared, {
+      logger: stderrLogger(io),
+      ...(showProgress
+        ? { onProgress: (p: BacktestProgress) => io.stderr(`mm backtest: ${formatDuration(p.virtualMs)} / ${formatDuration(p.durationMs)} virtual, ${(p.wallMs / 1000).toFixed(1)} s wall, ${p.fills} fills\n`) }
+        : {}),
+    });
+    io.stdout(formatSummary(report));
+    if (args.out !== undefined) {
+      writeFileSync(args.out, reportJson(report));
+      io.stdout(`report: ${args.out}\n`);
+    } else io.stdout("report: not written (use --out FILE for the JSON report)\n");
+    if (!report.ok) {
+      io.stderr(`mm backtest: FAILED: ${report.problems.join("; ")}\n`);
+      return 1;
+    }
+    return 0;
+  } catch (e) {
+    io.stderr(`mm backtest: run failed: ${redactSecrets(e instanceof Error ? e.message : String(e))}\n`);
+    return 1;
+  }
+}
+
+export default backtestCommand;
