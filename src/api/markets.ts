@@ -1,6 +1,6 @@
 /** Markets (spec 4.3, public): list with offset paging, detail by slug, and the per-symbol sub-resources. */
-import type { MarketSummary, MarketsPage, MarketTradesPage, Orderbook, PriceHistory } from "../wire/index.js";
-import { marketSummary, marketsPage, marketTradesPage, orderbook, priceHistory } from "../wire/index.js";
+import type { MarketSummary, MarketsPage, MarketTradesPage, MarketTradesRawPage, Orderbook, PriceHistory } from "../wire/index.js";
+import { marketSummary, marketsPage, marketTradesPage, marketTradesRawPage, orderbook, priceHistory } from "../wire/index.js";
 import type { ApiCore } from "./core.js";
 import { readCall } from "./decode.js";
 import { path, withQuery, type QueryParams } from "./query.js";
@@ -37,6 +37,9 @@ export const MARKETS_MAX_LIMIT = 500;
 
 const readSpec = (p: string, opts?: CallOptions) =>
   ({ method: "GET", path: p, auth: false, policy: "read", ...(opts?.signal ? { signal: opts.signal } : {}) }) as const;
+
+const tradesPath = (symbol: string, q: MarketTradesQuery) =>
+  withQuery(path`/api/markets/${symbol}/trades`, { limit: q.limit, before: q.before, after: q.after });
 
 export class MarketsApi {
   constructor(private readonly core: ApiCore) {}
@@ -82,8 +85,12 @@ export class MarketsApi {
   }
 
   trades(symbol: string, q: MarketTradesQuery = {}, opts?: CallOptions): Promise<Ok<MarketTradesPage>> {
-    const p = withQuery(path`/api/markets/${symbol}/trades`, { limit: q.limit, before: q.before, after: q.after });
-    return readCall(this.core, readSpec(p, opts), marketTradesPage);
+    return readCall(this.core, readSpec(tradesPath(symbol, q), opts), marketTradesPage);
+  }
+
+  /** The same request with the rows left unchecked (`unknown[]`): the caller reads each with `trade`. */
+  tradesPage(symbol: string, q: MarketTradesQuery = {}, opts?: CallOptions): Promise<Ok<MarketTradesRawPage>> {
+    return readCall(this.core, readSpec(tradesPath(symbol, q), opts), marketTradesRawPage);
   }
 
   priceHistory(symbol: string, q: PriceHistoryQuery = {}, opts?: CallOptions): Promise<Ok<PriceHistory>> {

@@ -74,6 +74,13 @@ export type MyTrade = z.infer<typeof myTrade>;
 export const marketTradesPage = z.looseObject({ trades: z.array(trade), nextCursor: nextCursor.optional() });
 export type MarketTradesPage = z.infer<typeof marketTradesPage>;
 
+/**
+ * The same page for a reader that takes each row on its own (`trade.safeParse`), so one row that
+ * does not read costs that row, not the page.
+ */
+export const marketTradesRawPage = z.looseObject({ trades: z.array(z.unknown()), nextCursor: nextCursor.optional() });
+export type MarketTradesRawPage = z.infer<typeof marketTradesRawPage>;
+
 export const myTradesPage = z.looseObject({ trades: z.array(myTrade), nextCursor });
 export type MyTradesPage = z.infer<typeof myTradesPage>;
 

@@ -15,6 +15,15 @@
  * between two reads of a market, the older ones are never seen (our own fills come from the
  * wallets' trade pulls, fill-sync.ts, never from here).
  *
+ * Rows are read one by one (`tradesPage`, each row checked with the `trade` shape): a row that does
+ * not read is skipped and counted in `badRows`, the rest of the page lands. Were the page checked
+ * whole, one bad row would fail every read from the same `after` and freeze the market's tape
+ * until that row left the window.
+ *
+ * One timer chain at a time: a turn that falls due while a read is out is dropped, and that read
+ * schedules the next turn when it lands, replacing any timer set meanwhile (a stop() and start()
+ * during a read would otherwise leave two chains, twice the request rate).
+ *
  * Kept per market: at most `maxTrades` trades per quoted outcome, none older than `windowMs`
  * (local clock against the trade's createdAt), trimmed when a read lands. Binary markets keep one
  * list in YES terms (a NO trade at p with taker side BUY is a YES trade at 1 - p with taker side
@@ -26,7 +35,7 @@ import { complementPrice } from "../../core/amounts.js";
 import type { Clock, TimerHandle } from "../../core/clock.js";
 import { tryParseMicros } from "../../core/money.js";
 import type { Logger } from "../../log/index.js";
-import type { Trade } from "../../wire/index.js";
+import { trade as tradeShape, type Trade } from "../../wire/index.js";
 import type { TradeView } from "../quotes.js";
 
 /** Largest page of `GET /api/markets/{symbol}/trades` (spec 4.3). */
@@ -39,7 +48,7 @@ export interface TradeSource {
 }
 
 export interface TradeFeedOptions {
-  markets: Pick<MarketsApi, "trades">;
+  markets: Pick<MarketsApi, "tradesPage">;
   clock: Clock;
   log: Logger;
   /** Requests per minute this feed may make (its share of the 240/60 s IP bucket); 0 = off. */
@@ -64,9 +73,21 @@ interface Entry {
   seenOrder: string[];
   /** createdAt of the newest trade held, ms. */
   newestMs: number | undefined;
+  /** Clock time of the last warning logged for this market. */
+  warnedAt: number | undefined;
 }
 
+/** A market's read failures and unreadable rows are logged at warn at most this often. */
+export const WARN_EVERY_MS = 60_000;
+
 const NO_TRADES: readonly TradeView[] = Object.freeze([]);
+
+/** A row's id when it has a usable one, whatever else it holds. */
+function idOf(raw: unknown): string | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const id = (raw as { id?: unknown }).id;
+  return typeof id === "string" && id.length > 0 ? id : undefined;
+}
 
 /** YES terms on binary markets (see the header); undefined for a row we cannot read. */
 export function tradeViewOf(t: Trade, outcomeCount: number): { list: number; view: TradeView } | undefined {
@@ -103,7 +124,7 @@ export class RestTradeFeed implements TradeSource {
     const had = this.entries.get(symbol);
     if (had !== undefined && had.outcomeCount === outcomeCount) return;
     const lists = Array.from({ length: outcomeCount === 2 ? 1 : outcomeCount }, () => NO_TRADES);
-    this.entries.set(symbol, { symbol, outcomeCount, lists, seen: new Set(), seenOrder: [], newestMs: undefined });
+    this.entries.set(symbol, { symbol, outcomeCount, lists, seen: new Set(), seenOrder: [], newestMs: undefined, warnedAt: undefined });
     if (had !== undefined) return;
     // A market just selected is read next, not after a full rotation.
     this.order.splice(this.cursor, 0, symbol);
@@ -154,6 +175,7 @@ export class RestTradeFeed implements TradeSource {
 
   private schedule(ms: number): void {
     if (!this.running) return;
+    this.o.clock.clearTimeout(this.timer);
     this.timer = this.o.clock.setTimeout(() => void this.tick(), Math.max(0, ms));
   }
 
@@ -186,29 +208,45 @@ export class RestTradeFeed implements TradeSource {
     const now = this.o.clock.now();
     const cutoff = now - this.o.windowMs;
     const afterMs = Math.max(cutoff, (e.newestMs ?? cutoff) - 1);
-    let trades: readonly Trade[];
+    let rows: readonly unknown[];
     try {
-      trades = (await this.o.markets.trades(e.symbol, { limit: TRADES_PAGE_MAX, after: new Date(afterMs).toISOString() })).data.trades;
+      rows = (await this.o.markets.tradesPage(e.symbol, { limit: TRADES_PAGE_MAX, after: new Date(afterMs).toISOString() })).data.trades;
     } catch (err) {
       this.counters.errors += 1;
-      this.o.log.debug({ market: e.symbol, err: err instanceof Error ? err.message : String(err) }, "market trades read failed");
+      this.note(e, { market: e.symbol, err: err instanceof Error ? err.message : String(err) }, "market trades read failed");
       return;
     }
     // Untracked (or re-tracked afresh) while the request was out.
     if (this.entries.get(e.symbol) !== e) return;
-    this.merge(e, trades, this.o.clock.now() - this.o.windowMs);
+    const bad = this.counters.badRows;
+    this.merge(e, rows, this.o.clock.now() - this.o.windowMs);
+    if (this.counters.badRows > bad) this.note(e, { market: e.symbol, badRows: this.counters.badRows - bad }, "market trades rows skipped (unreadable)");
+  }
+
+  /** At warn once per WARN_EVERY_MS per market, at debug in between. */
+  private note(e: Entry, fields: Record<string, unknown>, msg: string): void {
+    const now = this.o.clock.now();
+    if (e.warnedAt === undefined || now - e.warnedAt >= WARN_EVERY_MS) {
+      e.warnedAt = now;
+      this.o.log.warn(fields, msg);
+    } else {
+      this.o.log.debug(fields, msg);
+    }
   }
 
   /** New trades of a page (newest first) into the lists, then the lists trimmed to the window and N. */
-  private merge(e: Entry, page: readonly Trade[], cutoff: number): void {
+  private merge(e: Entry, page: readonly unknown[], cutoff: number): void {
     const added: TradeView[][] = e.lists.map(() => []);
     for (let i = page.length - 1; i >= 0; i--) {
-      const t = page[i]!;
-      if (e.seen.has(t.id)) continue;
-      const v = tradeViewOf(t, e.outcomeCount);
-      if (v === undefined) {
-        // Remembered too: a row that cannot be read is counted once, not on every read.
-        this.remember(e, t.id);
+      const raw = page[i];
+      const id = idOf(raw);
+      if (id !== undefined && e.seen.has(id)) continue;
+      const parsed = tradeShape.safeParse(raw);
+      const t = parsed.success ? parsed.data : undefined;
+      const v = t === undefined ? undefined : tradeViewOf(t, e.outcomeCount);
+      if (t === undefined || v === undefined) {
+        // Remembered too (when it has an id): a row that cannot be read is counted once, not on every read.
+        if (id !== undefined) this.remember(e, id);
         this.counters.badRows += 1;
         continue;
       }

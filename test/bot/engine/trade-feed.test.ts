@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../../src/core/clock.js";
 import type { MarketTradesQuery, Ok } from "../../../src/api/index.js";
-import type { MarketTradesPage, Trade } from "../../../src/wire/index.js";
-import { RestTradeFeed, tradeViewOf, type TradeFeedOptions } from "../../../src/bot/engine/trade-feed.js";
+import { createLogger, type Logger } from "../../../src/log/index.js";
+import type { MarketTradesRawPage, Trade } from "../../../src/wire/index.js";
+import { RestTradeFeed, tradeViewOf, WARN_EVERY_MS, type TradeFeedOptions } from "../../../src/bot/engine/trade-feed.js";
 import { T0, silentLogger } from "./fakes.js";
 
 interface Call {
@@ -39,23 +40,31 @@ function row(symbol: string, over: { outcome?: number; side?: "BUY" | "SELL"; pr
  */
 function fakeTape(clock: VirtualClock, opts: { fail?: (c: Call) => boolean; ignoreAfter?: boolean; hold?: () => Promise<void> } = {}) {
   const calls: Call[] = [];
-  const tapes = new Map<string, Trade[]>();
+  /** Rows as the platform holds them (its own time `at`) and as it sends them (`row`, maybe malformed). */
+  const tapes = new Map<string, { at: number; row: unknown }[]>();
+  const push = (symbol: string, ...rows: { at: number; row: unknown }[]) => {
+    const t = tapes.get(symbol) ?? [];
+    t.push(...rows);
+    tapes.set(symbol, t);
+  };
   return {
     calls,
     add(symbol: string, ...rows: Trade[]) {
-      const t = tapes.get(symbol) ?? [];
-      t.push(...rows);
-      tapes.set(symbol, t);
+      push(symbol, ...rows.map((row) => ({ at: Date.parse(row.createdAt), row })));
+    },
+    /** A row the platform stamps `at` but sends in a shape that does not read. */
+    addRaw(symbol: string, at: number, row: unknown) {
+      push(symbol, { at, row });
     },
     api: {
-      async trades(symbol: string, q: MarketTradesQuery = {}): Promise<Ok<MarketTradesPage>> {
+      async tradesPage(symbol: string, q: MarketTradesQuery = {}): Promise<Ok<MarketTradesRawPage>> {
         const c = { symbol, q, at: clock.now() };
         calls.push(c);
         if (opts.hold !== undefined) await opts.hold();
         if (opts.fail?.(c)) throw new Error("boom");
         const after = q.after === undefined || opts.ignoreAfter ? -Infinity : Date.parse(q.after);
-        const rows = (tapes.get(symbol) ?? []).filter((t) => Date.parse(t.createdAt) > after).reverse().slice(0, q.limit ?? 50);
-        return { ok: true, data: { trades: rows }, meta: {} as Ok<MarketTradesPage>["meta"] };
+        const rows = (tapes.get(symbol) ?? []).filter((t) => t.at > after).reverse().slice(0, q.limit ?? 50).map((t) => t.row);
+        return { ok: true, data: { trades: rows }, meta: {} as Ok<MarketTradesRawPage>["meta"] };
       },
     },
   };
@@ -64,6 +73,15 @@ function fakeTape(clock: VirtualClock, opts: { fail?: (c: Call) => boolean; igno
 function feed(clock: VirtualClock, api: TradeFeedOptions["markets"], over: Partial<TradeFeedOptions> = {}): RestTradeFeed {
   return new RestTradeFeed({ markets: api, clock, log: silentLogger(), budgetPerMin: 60, minMarketIntervalMs: 1_000, maxTrades: 200, windowMs: 900_000, ...over });
 }
+
+/** A debug-level logger whose lines are kept (level and message). */
+function capturingLogger(): { log: Logger; lines: { level: string; msg: string }[] } {
+  const lines: { level: string; msg: string }[] = [];
+  const log = createLogger({ level: "debug" }, { write: (s: string) => void lines.push(JSON.parse(s) as { level: string; msg: string }) });
+  return { log, lines };
+}
+const WARN = "warn";
+const DEBUG = "debug";
 
 const prices = (f: RestTradeFeed, symbol: string, outcome = 0): string[] => f.recent(symbol, outcome).map((t) => (Number(t.price) / 1e6).toFixed(3));
 
@@ -297,6 +315,134 @@ describe("RestTradeFeed", () => {
     await clock.advance(10_000);
     expect(m.calls).toEqual([]);
     expect(f.recent("A", 0)).toEqual([]);
+  });
+
+  it("skips a malformed row, keeps the rest of its page, counts it once by id, and moves the cursor on", async () => {
+    const clock = new VirtualClock(T0);
+    const m = fakeTape(clock, { ignoreAfter: true });
+    const { feeRateBps: _f, ...noFee } = row("A", { at: T0 - 2_000, id: "bad1" });
+    m.add("A", row("A", { at: T0 - 3_000, price: "0.40" }));
+    m.addRaw("A", T0 - 2_000, noFee);
+    m.add("A", row("A", { at: T0 - 1_000, price: "0.41" }));
+    const { log, lines } = capturingLogger();
+    const f = feed(clock, m.api, { log });
+    f.track("A", 2);
+    f.start();
+    await clock.advance(0);
+    expect(prices(f, "A")).toEqual(["0.400", "0.410"]);
+    expect(f.counters.badRows).toBe(1);
+    expect(f.counters.errors).toBe(0);
+    expect(lines.filter((l) => l.level === WARN).map((l) => l.msg)).toEqual(["market trades rows skipped (unreadable)"]);
+    // The platform sends the bad row again (ignoreAfter): not counted again; new trades land.
+    m.add("A", row("A", { at: T0 + 1_500, price: "0.42" }));
+    await clock.advance(2_000);
+    expect(m.calls[1]!.q.after).toBe(new Date(T0 - 1_001).toISOString());
+    expect(m.calls[2]!.q.after).toBe(new Date(T0 + 1_499).toISOString());
+    expect(prices(f, "A")).toEqual(["0.400", "0.410", "0.420"]);
+    expect(f.counters.badRows).toBe(1);
+    f.stop();
+  });
+
+  it("skips rows with no usable id or no object at all (counted on each read: nothing to remember them by)", async () => {
+    const clock = new VirtualClock(T0);
+    const m = fakeTape(clock, { ignoreAfter: true });
+    m.addRaw("A", T0 - 3_000, "garbage");
+    m.add("A", row("A", { at: T0 - 2_000, price: "0.40" }));
+    m.addRaw("A", T0 - 1_000, { price: "0.5" });
+    m.addRaw("A", T0 - 900, null);
+    const f = feed(clock, m.api);
+    f.track("A", 2);
+    f.start();
+    await clock.advance(1_000);
+    expect(m.calls).toHaveLength(2);
+    expect(prices(f, "A")).toEqual(["0.400"]);
+    expect(f.counters.badRows).toBe(6);
+    expect(f.counters.trades).toBe(1);
+    f.stop();
+  });
+
+  it("logs a failed read at warn at most once a minute per market (debug in between), counting every one", async () => {
+    const clock = new VirtualClock(T0);
+    const m = fakeTape(clock, { fail: () => true });
+    const { log, lines } = capturingLogger();
+    const f = feed(clock, m.api, { log, budgetPerMin: 60, minMarketIntervalMs: 1_000 });
+    f.track("A", 2);
+    f.track("B", 2);
+    f.start();
+    // One read a second, B and A in turn: B at 0, 2 s, ...; A at 1 s, 3 s, ...
+    await clock.advance(WARN_EVERY_MS - 1_000);
+    const failed = (level: string) => lines.filter((l) => l.level === level && l.msg === "market trades read failed");
+    expect(f.counters.errors).toBe(60);
+    expect(failed(WARN)).toHaveLength(2);
+    expect(failed(DEBUG)).toHaveLength(58);
+    // B read again at 60 s, A at 61 s: a minute after each one's first warning.
+    await clock.advance(1_000);
+    expect(failed(WARN)).toHaveLength(3);
+    await clock.advance(1_000);
+    expect(failed(WARN)).toHaveLength(4);
+    expect(f.counters.errors).toBe(62);
+    f.stop();
+  });
+
+  describe("stop() and start() while a read is out", () => {
+    function held(clock: VirtualClock) {
+      const h = { holding: true, release: undefined as (() => void) | undefined };
+      const m = fakeTape(clock, { hold: () => (h.holding ? new Promise<void>((r) => (h.release = r)) : Promise.resolve()) });
+      return { h, m };
+    }
+
+    it("keeps one timer chain when the read lands before the restarted turn falls due", async () => {
+      const clock = new VirtualClock(T0);
+      const { h, m } = held(clock);
+      const f = feed(clock, m.api, { budgetPerMin: 60, minMarketIntervalMs: 1_000 });
+      f.track("A", 2);
+      f.start();
+      await clock.advance(0);
+      expect(m.calls).toHaveLength(1);
+      f.stop();
+      f.start();
+      h.holding = false;
+      h.release!();
+      await clock.advance(10_000);
+      // One request a second, as before the restart (two chains would make it two).
+      expect(m.calls.map((c) => c.at - T0)).toEqual([0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000]);
+      expect(clock.pending()).toBe(1);
+      f.stop();
+      expect(clock.pending()).toBe(0);
+    });
+
+    it("keeps the chain going when the restarted turn falls due while the read is still out", async () => {
+      const clock = new VirtualClock(T0);
+      const { h, m } = held(clock);
+      const f = feed(clock, m.api, { budgetPerMin: 60, minMarketIntervalMs: 1_000 });
+      f.track("A", 2);
+      f.start();
+      await clock.advance(0);
+      f.stop();
+      f.start();
+      await clock.advance(500); // the restarted turn fires while the read is out: dropped
+      expect(m.calls).toHaveLength(1);
+      h.holding = false;
+      h.release!();
+      await clock.advance(4_500);
+      expect(m.calls.map((c) => c.at - T0)).toEqual([0, 1000, 2000, 3000, 4000, 5000]);
+      f.stop();
+    });
+
+    it("stops for good when stopped while the read is out", async () => {
+      const clock = new VirtualClock(T0);
+      const { h, m } = held(clock);
+      const f = feed(clock, m.api);
+      f.track("A", 2);
+      f.start();
+      await clock.advance(0);
+      f.stop();
+      h.holding = false;
+      h.release!();
+      await clock.advance(10_000);
+      expect(m.calls).toHaveLength(1);
+      expect(clock.pending()).toBe(0);
+    });
   });
 
   it("refuses rows it cannot read", () => {
