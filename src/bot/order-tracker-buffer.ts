@@ -41,6 +41,21 @@ export class EarlyEventBuffer {
     return [...this.lists.keys()];
   }
 
+  /** Drop an id's events unapplied (counted as dropped); returns how many there were. */
+  discard(orderId: string): number {
+    const list = this.lists.get(orderId);
+    if (list === undefined) return 0;
+    this.lists.delete(orderId);
+    this.count -= list.length;
+    this.counters.bufferDropped += list.length;
+    return list.length;
+  }
+
+  /** Events held, and the orderIds they wait for. */
+  get size(): { events: number; ids: number } {
+    return { events: this.count, ids: this.lists.size };
+  }
+
   /** Drop the event that has waited longest (the head of the list whose head is oldest). */
   private dropOldest(): void {
     let oldestId: string | undefined;

@@ -9,7 +9,7 @@
  * Pruned orderIds are remembered for `retiredKeepMs` past the prune horizon, then forgotten, so a
  * daemon that runs for weeks does not grow with every order it ever placed.
  */
-import { isTerminal, type OrderEventKind, type OrderRef, type Transition } from "./order-states.js";
+import { RETIRED_KEEP_MS, isTerminal, type OrderEventKind, type OrderRef, type Transition } from "./order-states.js";
 import type { Rec } from "./order-tracker-step.js";
 
 export class OrderIndex {
@@ -21,7 +21,7 @@ export class OrderIndex {
   private readonly live = new Map<string, Set<Rec>>();
 
   /** @param retiredKeepMs how long past the prune horizon a pruned orderId still counts as late. */
-  constructor(private readonly retiredKeepMs = 3_600_000) {}
+  constructor(private readonly retiredKeepMs = RETIRED_KEEP_MS) {}
 
   get(clientOrderId: string): Rec | undefined {
     return this.orders.get(clientOrderId);
@@ -52,6 +52,11 @@ export class OrderIndex {
   /** Non-terminal records of one market, in the order they became live. */
   liveOf(marketId: string): Iterable<Rec> {
     return this.live.get(marketId) ?? [];
+  }
+
+  /** Records held (live and settled-but-not-yet-pruned). */
+  get size(): number {
+    return this.orders.size;
   }
 
   /** Pruned orderIds still remembered (for tests and memory figures). */

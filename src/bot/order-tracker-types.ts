@@ -163,6 +163,20 @@ export const NOT_RECORDED_AFTER_MS = 10_000;
 /** After an inconclusive lookup, the next one waits this long (default; never past the conclusive time). */
 export const LOOKUP_RETRY_MS = 2_000;
 
+/** How long past the prune horizon a pruned orderId is remembered (TrackerOptions.retiredKeepMs default). */
+export const RETIRED_KEEP_MS = 3_600_000;
+
+/** What a tracker holds (memory figures). */
+export interface TrackerSizes {
+  /** Records: live ones and settled ones not pruned yet. */
+  orders: number;
+  /** Pruned orderIds still remembered (their late frames count as late). */
+  retiredIds: number;
+  /** Frames / trade rows held for orderIds not known yet, and those orderIds. */
+  bufferedEvents: number;
+  bufferedIds: number;
+}
+
 export interface TrackerOptions {
   /** Frames held for unknown orderIds, all ids together (oldest dropped first). Default 10_000. */
   maxBuffered?: number;

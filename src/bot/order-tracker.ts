@@ -50,6 +50,7 @@ import {
   type TrackerCounters,
   type TrackerEvent,
   type TrackerOptions,
+  type TrackerSizes,
   type TradeFact,
   type Transition,
   type WalkDiff,
@@ -373,6 +374,20 @@ export class OrderTracker {
   /** orderIds holding buffered frames nobody has claimed (foreign, or ours before a lookup). */
   bufferedOrderIds(): string[] {
     return this.early.orderIds();
+  }
+
+  /**
+   * Drop the frames buffered for an orderId that will never be tracked (a foreign order, or one
+   * no read could claim): counted in `bufferDropped`. Returns how many were dropped.
+   */
+  discardBuffered(orderId: string): number {
+    return this.early.discard(orderId);
+  }
+
+  /** What the tracker holds, for memory figures: records, remembered pruned ids, buffered events. */
+  sizes(): TrackerSizes {
+    const b = this.early.size;
+    return { orders: this.index.size, retiredIds: this.index.retiredCount, bufferedEvents: b.events, bufferedIds: b.ids };
   }
 
   /**

@@ -49,9 +49,19 @@ export class DaemonTimers {
     every(tuning.driftCheckMs, () => runners.forEach((r) => void r.checkDrift()));
   }
 
-  /** A one-off timer, cleared with the others at stop. */
+  /** A one-off timer, cleared with the others at stop (and forgotten once it fired). */
   later(fn: () => void, ms: number): void {
-    this.timers.push(this.p.clock.setTimeout(fn, ms));
+    const handle = this.p.clock.setTimeout(() => {
+      const i = this.timers.indexOf(handle);
+      if (i >= 0) this.timers.splice(i, 1);
+      fn();
+    }, ms);
+    this.timers.push(handle);
+  }
+
+  /** Timers held (memory figures): the periodic ones plus one-offs not fired yet. */
+  get size(): number {
+    return this.timers.length;
   }
 
   clear(): void {

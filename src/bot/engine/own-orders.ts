@@ -70,19 +70,25 @@ export class OwnOrderLog {
     return out;
   }
 
-  /** Forget orders that ended before `beforeMs` (a backstop for markets no longer read). */
+  /** Forget orders that ended before `beforeMs` (a backstop for markets no longer read), and markets left empty. */
   prune(beforeMs: number): void {
-    for (const m of this.markets.values()) {
+    for (const [market, m] of this.markets) {
       for (const [cid, e] of m) {
         if (e.endedAtMs !== undefined && e.endedAtMs < beforeMs) {
           m.delete(cid);
           this.marketOf.delete(cid);
         }
       }
+      if (m.size === 0) this.markets.delete(market);
     }
   }
 
   get size(): number {
     return this.marketOf.size;
+  }
+
+  /** Markets with an entry map (memory figures: prune drops the empty ones). */
+  get marketCount(): number {
+    return this.markets.size;
   }
 }

@@ -199,6 +199,16 @@ export class WalletQuoting {
     );
   }
 
+  /** Drop the strategy state of markets the registry no longer follows (one followed again starts afresh). */
+  forgetStates(): void {
+    for (const symbol of this.strategyStates.keys()) if (this.p.registry.get(symbol) === undefined) this.strategyStates.delete(symbol);
+  }
+
+  /** Markets holding strategy state (memory figures). */
+  get stateCount(): number {
+    return this.strategyStates.size;
+  }
+
   /** Resolves when no cycle is running. */
   idle(): Promise<void> {
     if (!this.pumping) return Promise.resolve();

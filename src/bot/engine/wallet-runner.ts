@@ -25,13 +25,13 @@ import { WalletBackground } from "./wallet-background.js";
 import type { QuotingParams } from "./wallet-cycle.js";
 import { WalletQuoting } from "./wallet-quoting.js";
 import { startUserStream, waitForSubscription } from "./wallet-stream.js";
-import type { WalletRunnerOptions, WalletStatus } from "./wallet-types.js";
+import type { WalletMemoryFigures, WalletRunnerOptions, WalletStatus } from "./wallet-types.js";
 import { WalletUpkeep } from "./wallet-upkeep.js";
 
 /** Terminal, settled orders are forgotten this long after their last event (later frames for them count as late). */
 const PRUNE_AFTER_MS = 60_000;
 
-export type { QuotingParams, WalletRunnerOptions, WalletStatus };
+export type { QuotingParams, WalletMemoryFigures, WalletRunnerOptions, WalletStatus };
 
 export class WalletRunner {
   readonly wallet: string;
@@ -133,6 +133,7 @@ export class WalletRunner {
       prune: (now) => {
         this.tracker.prune(now - PRUNE_AFTER_MS);
         this.own.prune(now - 60_000);
+        this.quoting.forgetStates();
       },
     });
     this.background = new WalletBackground({
@@ -316,6 +317,21 @@ export class WalletRunner {
   /** Pre-sign cache figures (hits, misses, signed, dropped); undefined when off. */
   presignStats(): PresignCache["counters"] | undefined {
     return this.presign === undefined ? undefined : { ...this.presign.counters };
+  }
+
+  /** Sizes of what the wallet holds per order, id or market (the memory benchmark, tests). */
+  memoryFigures(): WalletMemoryFigures {
+    const u = this.upkeep.sizes();
+    return {
+      ...this.tracker.sizes(),
+      unknownSince: this.orders.unknownSince.size,
+      ownOrders: this.own.size,
+      ownOrderMarkets: this.own.marketCount,
+      presigned: this.presign?.size ?? 0,
+      claimMarks: u.claims,
+      foreignSeen: u.foreignSeen,
+      strategyStates: this.quoting.stateCount,
+    };
   }
 
   status(): WalletStatus {

@@ -12,6 +12,7 @@ import type { Inventory } from "../inventory.js";
 import type { ClientOrderIds } from "./ids.js";
 import type { EventSeq, MarketDataSource } from "./market-data.js";
 import type { MarketRegistry } from "./market-registry.js";
+import type { TrackerSizes } from "../order-tracker.js";
 import type { EngineObserver, WalletState } from "./observer.js";
 import type { EngineView, RiskHook } from "./risk-hook.js";
 import type { PlatformInfo } from "./startup.js";
@@ -66,4 +67,16 @@ export interface WalletStatus {
   unknownOrders: number;
   streamSubscribed: boolean;
   markets: string[];
+}
+
+/** What one wallet holds per order, orderId or market (WalletRunner.memoryFigures). */
+export interface WalletMemoryFigures extends TrackerSizes {
+  unknownSince: number;
+  ownOrders: number;
+  ownOrderMarkets: number;
+  presigned: number;
+  /** Buffered orderIds the upkeep has looked at (bounded by the buffer's ids). */
+  claimMarks: number;
+  foreignSeen: number;
+  strategyStates: number;
 }

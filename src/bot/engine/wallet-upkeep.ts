@@ -3,13 +3,19 @@
  * passed, looking up orders whose outcome is unknown, claiming frames buffered for order ids we do
  * not track (adopting ours, applying the foreign-order policy to others), and checking inventory
  * against the platform's positions and balances.
+ *
+ * Memory (the daemon runs for weeks): what is remembered per orderId is bounded. A claim mark lives
+ * only while its id still holds buffered frames (the buffer itself is capped); a claim whose read
+ * failed is tried again with a growing delay, and an id no read could claim within FORGET_MS has
+ * its frames dropped. Frames of a foreign order are dropped once it is known to be foreign (they
+ * can never apply to our tracker). Foreign orders are remembered for FORGET_MS after last seen.
  */
 import type { WalletClient } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { OrderRecord } from "../../wire/index.js";
 import type { DriftReport, Inventory } from "../inventory.js";
-import type { OrderTracker } from "../order-tracker.js";
+import { RETIRED_KEEP_MS, type OrderTracker } from "../order-tracker.js";
 import { errorText } from "./errors.js";
 import { cancelUntracked, resolveReads, type SyncContext } from "./fill-sync.js";
 import { isOwnClientOrderId } from "./ids.js";
@@ -39,10 +45,28 @@ export interface UpkeepContext {
 
 /** A foreign order seen again within this is not acted on twice. */
 const FOREIGN_REPEAT_MS = 5_000;
+/** A buffered orderId whose read failed is read again after this, doubling each time up to CLAIM_RETRY_MAX_MS. */
+export const CLAIM_RETRY_MS = 5_000;
+export const CLAIM_RETRY_MAX_MS = 300_000;
+/**
+ * How long a buffered orderId may stay unclaimed before its frames are dropped, and how long a
+ * foreign order is remembered after it was last seen: the tracker's horizon for pruned orderIds
+ * (TrackerOptions.retiredKeepMs, 1 h by default).
+ */
+export const FORGET_MS = RETIRED_KEEP_MS;
+
+/** A buffered orderId looked at: since when, when it may be read again, failed reads in a row. */
+interface ClaimMark {
+  firstAtMs: number;
+  nextAtMs: number;
+  failures: number;
+}
+
+type ClaimResult = "adopted" | "foreign" | "failed";
 
 export class WalletUpkeep {
   private running = false;
-  private readonly checkedBuffered = new Set<string>();
+  private readonly claims = new Map<string, ClaimMark>();
   private readonly foreignSeen = new Map<string, number>();
 
   constructor(private readonly c: UpkeepContext) {}
@@ -64,11 +88,8 @@ export class WalletUpkeep {
       }
       for (const [symbol, orders] of retry) await c.cancel(orders, symbol);
       await resolveReads(c.sync, { graceMs: c.unknownGraceMs, unknownSince: c.unknownSince });
-      for (const id of c.tracker.bufferedOrderIds()) {
-        if (this.checkedBuffered.has(id)) continue;
-        this.checkedBuffered.add(id);
-        await this.claimBuffered(id);
-      }
+      await this.claimAll(now);
+      for (const [id, at] of this.foreignSeen) if (now - at >= FORGET_MS) this.foreignSeen.delete(id);
       c.observer.onEvent({ type: "unknown_orders", wallet: c.wallet, count: c.tracker.unknownOrders().length });
       c.prune(now);
     } catch (e) {
@@ -78,17 +99,55 @@ export class WalletUpkeep {
     }
   }
 
+  /** Claim marks and remembered foreign orders (memory figures). */
+  sizes(): { claims: number; foreignSeen: number } {
+    return { claims: this.claims.size, foreignSeen: this.foreignSeen.size };
+  }
+
+  /** Every buffered orderId due for a look (see the header for the memory rules). */
+  private async claimAll(now: number): Promise<void> {
+    const c = this.c;
+    const ids = c.tracker.bufferedOrderIds();
+    const held = new Set(ids);
+    // Claimed, replayed or evicted since the last round: nothing is left to look at.
+    for (const id of this.claims.keys()) if (!held.has(id)) this.claims.delete(id);
+    for (const id of ids) {
+      const mark = this.claims.get(id);
+      if (this.foreignSeen.has(id) || (mark !== undefined && now - mark.firstAtMs >= FORGET_MS)) {
+        const n = c.tracker.discardBuffered(id);
+        this.claims.delete(id);
+        if (mark !== undefined && !this.foreignSeen.has(id)) c.log.warn({ orderId: id, frames: n, failures: mark.failures }, "buffered frames never claimed: dropped");
+        continue;
+      }
+      if (mark !== undefined && now < mark.nextAtMs) continue;
+      const r = await this.claimBuffered(id);
+      if (r === "foreign") {
+        c.tracker.discardBuffered(id);
+        this.claims.delete(id);
+        continue;
+      }
+      // Adopted: its frames were replayed (the mark goes next round); if they were not, it waits for FORGET_MS.
+      const failures = r === "failed" ? (mark?.failures ?? 0) + 1 : 0;
+      const nextAtMs = r === "failed" ? now + Math.min(CLAIM_RETRY_MAX_MS, CLAIM_RETRY_MS * 2 ** (failures - 1)) : Infinity;
+      this.claims.set(id, { firstAtMs: mark?.firstAtMs ?? now, nextAtMs, failures });
+    }
+  }
+
   /** Frames arrived for an order id we do not track: read it; adopt ours, apply the policy to others. */
-  private async claimBuffered(orderId: string): Promise<void> {
+  private async claimBuffered(orderId: string): Promise<ClaimResult> {
     const c = this.c;
     try {
       const r = await c.api.orders.get(orderId);
       if (isOwnClientOrderId(r.data.clientOrderId, c.instanceId)) {
         c.sync.adopt(r.data, r.meta.serverTime ?? c.clock.now());
         c.log.info({ market: r.data.marketId, clientOrderId: r.data.clientOrderId, orderId }, "order adopted from its frames");
-      } else if (r.data.status === "OPEN" || r.data.status === "PARTIAL" || r.data.status === "PENDING") await this.onForeign(r.data);
+        return "adopted";
+      }
+      if (r.data.status === "OPEN" || r.data.status === "PARTIAL" || r.data.status === "PENDING") await this.onForeign(r.data);
+      return "foreign";
     } catch (e) {
       c.log.debug({ orderId, err: errorText(e) }, "buffered order read failed");
+      return "failed";
     }
   }
 
