@@ -9,7 +9,7 @@
  *   inventory applied the fill, wallet-orders.ts);
  * - quote uptime: at every sample, whether each wallet had a live order on each market open for
  *   orders (the daemon's tracker; the simulator's market status);
- * - halts, tracker anomalies and drift records.
+ * - halts, tracker anomalies, drift records and reconciliation re-checks that still differed.
  *
  * Nothing here computes PnL: the report reads it from the daemon's Inventory.
  */
@@ -21,6 +21,7 @@ export interface OrderCounts {
   placed: number;
   cancelled: number;
   cancelTooLate: number;
+  cancelledBySettlement: number;
   rejected: Map<string, number>;
   unknown: number;
 }
@@ -47,7 +48,7 @@ export interface SampledRunner {
 const key = (...parts: (string | number)[]): string => parts.join("|");
 
 export function emptyOrderCounts(): OrderCounts {
-  return { placed: 0, cancelled: 0, cancelTooLate: 0, rejected: new Map(), unknown: 0 };
+  return { placed: 0, cancelled: 0, cancelTooLate: 0, cancelledBySettlement: 0, rejected: new Map(), unknown: 0 };
 }
 
 export class BacktestCollector implements EngineObserver {
@@ -60,6 +61,7 @@ export class BacktestCollector implements EngineObserver {
   readonly halts: HaltRecord[] = [];
   readonly drift = new Map<string, number>();
   trackerAnomalies = 0;
+  readonly reconciliation = { checks: 0, differing: 0, positions: 0, cash: 0 };
   /** Markets any event of ours named (orders, fills, quotes). */
   readonly markets = new Set<string>();
   private inventory: Inventory | undefined;
@@ -101,6 +103,12 @@ export class BacktestCollector implements EngineObserver {
       case "drift":
         this.drift.set(e.kind, (this.drift.get(e.kind) ?? 0) + e.count);
         return;
+      case "reconciliation":
+        this.reconciliation.checks++;
+        if (e.positions + e.cash > 0) this.reconciliation.differing++;
+        this.reconciliation.positions += e.positions;
+        this.reconciliation.cash += e.cash;
+        return;
       default:
         return;
     }
@@ -131,6 +139,11 @@ export class BacktestCollector implements EngineObserver {
 
   maxAbsOf(wallet: string, marketId: string, outcome: number): Micros {
     return this.maxAbs.get(key(wallet, marketId, outcome)) ?? 0n;
+  }
+
+  /** Orders of ours the platform cancelled when it settled a market (read from the simulator). */
+  noteSettlementCancels(wallet: string, marketId: string, n: number): void {
+    if (n > 0) this.counts(wallet, marketId).cancelledBySettlement += n;
   }
 
   ordersOf(wallet: string, marketId: string): OrderCounts {

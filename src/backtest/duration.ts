@@ -1,7 +1,7 @@
 /**
  * Durations of virtual time as people write them: `90m`, `6h`, `2d`, `1h30m`, `45s`, `500ms`.
  * Whole numbers only (a fraction of a unit is written in the next unit down), so a duration is
- * always an exact number of milliseconds.
+ * always an exact number of milliseconds; each unit at most once (`5m5m` is refused, not 10m).
  */
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -16,10 +16,13 @@ export function parseDuration(text: string): number | string {
   const part = /(\d+)(ms|s|m|h|d)/y;
   let total = 0;
   let at = 0;
+  const units = new Set<string>();
   while (at < t.length) {
     part.lastIndex = at;
     const m = part.exec(t);
     if (m === null) return `expected a duration such as 90m, 6h, 2d or 1h30m (got ${JSON.stringify(text)})`;
+    if (units.has(m[2]!)) return `unit ${m[2]} given twice (got ${JSON.stringify(text)})`;
+    units.add(m[2]!);
     total += Number(m[1]) * UNIT_MS[m[2]!]!;
     at = part.lastIndex;
   }

@@ -6,15 +6,16 @@
  */
 import { SCALE, absMicros, divRound, formatMicros, type Micros } from "../core/money.js";
 import type { Fill } from "../bot/fill-ledger.js";
-import type { Inventory, Marks } from "../bot/inventory.js";
+import type { Inventory, Marks, PnlSummary } from "../bot/inventory.js";
 import { emptyOrderCounts, formatUptime, type BacktestCollector, type OrderCounts } from "./collector.js";
+import type { MarketMark } from "./marks.js";
 import type { FillFigures, MarketFigures, OrderFigures, OutcomeInventory, PnlFigures, TotalFigures } from "./types.js";
 
 /** bigint form of the figures, summed before formatting. */
 export interface RawFigures {
   fills: { count: number; maker: number; taker: number; unknownRole: number; bought: Micros; sold: Micros; buyNotional2: bigint; sellNotional2: bigint };
   orders: OrderCounts;
-  pnl: { fees: Micros; realised: Micros; unrealised: Micros; unmarked: number };
+  pnl: { fees: Micros; realised: Micros; unrealised: Micros; unmarked: number; unrealisedFv: Micros; unmarkedFv: number };
   gross: Micros;
 }
 
@@ -22,7 +23,7 @@ export function emptyRaw(): RawFigures {
   return {
     fills: { count: 0, maker: 0, taker: 0, unknownRole: 0, bought: 0n, sold: 0n, buyNotional2: 0n, sellNotional2: 0n },
     orders: emptyOrderCounts(),
-    pnl: { fees: 0n, realised: 0n, unrealised: 0n, unmarked: 0 },
+    pnl: { fees: 0n, realised: 0n, unrealised: 0n, unmarked: 0, unrealisedFv: 0n, unmarkedFv: 0 },
     gross: 0n,
   };
 }
@@ -42,6 +43,8 @@ export function addRaw(into: RawFigures, x: RawFigures): void {
   into.pnl.realised += x.pnl.realised;
   into.pnl.unrealised += x.pnl.unrealised;
   into.pnl.unmarked += x.pnl.unmarked;
+  into.pnl.unrealisedFv += x.pnl.unrealisedFv;
+  into.pnl.unmarkedFv += x.pnl.unmarkedFv;
   into.gross += x.gross;
 }
 
@@ -68,8 +71,31 @@ export interface RowInputs {
   marketId: string;
   fills: readonly Fill[];
   inventory: Inventory;
-  marks: Marks;
+  /** The market's mark (marks.ts); undefined: unmarked. */
+  mark: MarketMark | undefined;
+  /** The simulator's hidden fair value per outcome, for the sensitivity figure. */
+  fairValue: readonly Micros[] | undefined;
   collector: BacktestCollector;
+}
+
+/**
+ * The wallet's PnL on one market with its positions valued at `prices`, or, for a settled market,
+ * each at exactly what the platform pays it: trunc(qty x numerator / sum) per position (positions
+ * are never short on the platform, so that is a floor). Inventory.pnl gives floor(-cost) at a zero
+ * mark; payouts are whole micros, so adding them keeps the row's single floor exact.
+ */
+export function marketPnl(inv: Inventory, wallet: string, marketId: string, mark: Pick<MarketMark, "prices" | "settlement"> | undefined): PnlSummary {
+  const s = mark?.settlement;
+  if (s === undefined) {
+    const prices = mark?.prices;
+    const marks: Marks = (m, o) => (m === marketId ? prices?.[o] : undefined);
+    return inv.pnl(wallet, marks, marketId);
+  }
+  const atZero = inv.pnl(wallet, (m) => (m === marketId ? 0n : undefined), marketId);
+  let payouts = 0n;
+  for (const p of inv.positions(wallet, marketId)) if (p.qty !== 0n) payouts += (p.qty * (s.nums[p.outcome] ?? 0n)) / s.den;
+  const unrealised = atZero.unrealised + payouts;
+  return { ...atZero, unrealised, net: atZero.realised + unrealised - atZero.fees };
 }
 
 /** One wallet on one market: raw sums plus the per-outcome inventory. */
@@ -77,8 +103,10 @@ export function walletMarketRow(p: RowInputs): { raw: RawFigures; inventory: Out
   const raw = emptyRaw();
   raw.fills = fillRaw(p.fills);
   addOrders(raw.orders, p.collector.ordersOf(p.wallet, p.marketId));
-  const pnl = p.inventory.pnl(p.wallet, p.marks, p.marketId);
-  raw.pnl = { fees: pnl.fees, realised: pnl.realised, unrealised: pnl.unrealised, unmarked: pnl.unmarked.length };
+  const pnl = marketPnl(p.inventory, p.wallet, p.marketId, p.mark);
+  const fair = p.mark?.settlement !== undefined || p.fairValue === undefined ? p.mark : { prices: [...p.fairValue] };
+  const fv = marketPnl(p.inventory, p.wallet, p.marketId, fair);
+  raw.pnl = { fees: pnl.fees, realised: pnl.realised, unrealised: pnl.unrealised, unmarked: pnl.unmarked.length, unrealisedFv: fv.unrealised, unmarkedFv: fv.unmarked.length };
   const inventory: OutcomeInventory[] = [];
   for (const s of p.inventory.positions(p.wallet, p.marketId)) {
     p.collector.noteQty(`${p.wallet}|${p.marketId}|${s.outcome}`, s.qty);
@@ -97,6 +125,7 @@ function addOrders(into: OrderCounts, x: OrderCounts): void {
   into.placed += x.placed;
   into.cancelled += x.cancelled;
   into.cancelTooLate += x.cancelTooLate;
+  into.cancelledBySettlement += x.cancelledBySettlement;
   into.unknown += x.unknown;
   for (const [code, n] of x.rejected) into.rejected.set(code, (into.rejected.get(code) ?? 0) + n);
 }
@@ -125,7 +154,15 @@ function formatOrders(o: OrderCounts): OrderFigures {
     rejected[code] = n;
     total += n;
   }
-  return { placed: o.placed, cancelled: o.cancelled, cancelTooLate: o.cancelTooLate, rejected, rejectedTotal: total, unknown: o.unknown };
+  return {
+    placed: o.placed,
+    cancelled: o.cancelled,
+    cancelTooLate: o.cancelTooLate,
+    cancelledBySettlement: o.cancelledBySettlement,
+    rejected,
+    rejectedTotal: total,
+    unknown: o.unknown,
+  };
 }
 
 function formatPnl(p: RawFigures["pnl"]): PnlFigures {

@@ -7,10 +7,14 @@
  *   reportJson(report)   // the --out file
  */
 export { runBacktest, runPrepared, type BacktestOptions, type BacktestProgress } from "./run.js";
-export { prepareBacktest, BacktestSetupError, DEFAULT_STEP_MS, DEFAULT_VIRTUAL_START_MS, type BacktestInputs, type PreparedBacktest } from "./prepare.js";
-export { buildReport, comparablePart, reportJson } from "./report.js";
+export { prepareBacktest, BacktestSetupError, DEFAULT_STEP_MS, DEFAULT_VIRTUAL_START_MS, IN_MEMORY_CONFIG, type BacktestInputs, type PreparedBacktest } from "./prepare.js";
+export { buildReport, comparablePart, reportJson, FAIR_VALUE_NOTE } from "./report.js";
+export { inventoryCheck } from "./inventory-check.js";
+export { haltSummary, eventLines } from "./events.js";
+export { problemsAndWarnings } from "./verdict.js";
+export { marketPnl } from "./figures.js";
 export { compareFillLists, describeConsistency, platformFills, LISTED_DIFFERENCES } from "./consistency.js";
-export { MARK_METHOD, marketMark, marksOf, type MarketMark } from "./marks.js";
+export { MARK_METHOD, STALE_MARK_MS, lastTradeTimes, marketMark, marksOf, type MarkContext, type MarketMark } from "./marks.js";
 export { formatSummary } from "./summary.js";
 export { formatDuration, parseDuration, MAX_DURATION_MS } from "./duration.js";
 export { BacktestCollector, formatUptime } from "./collector.js";

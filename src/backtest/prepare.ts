@@ -7,7 +7,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { ConfigError, loadConfig, type Config, type Env, type SimulatorModeConfig } from "../config/index.js";
-import { defaultDemoConfigPath } from "../bot/engine/demo.js";
+import { defaultDemoConfigPath, scenarioWithWallets } from "../bot/engine/demo.js";
 import { defaultScenarioPath, loadScenario, type Scenario } from "../sim/platform/scenario.js";
 
 export class BacktestSetupError extends Error {
@@ -20,14 +20,17 @@ export const DEFAULT_VIRTUAL_START_MS = Date.UTC(2026, 0, 1, 12, 0, 0);
 /** Default virtual step of the clock driver (and quote-uptime sampling period). */
 export const DEFAULT_STEP_MS = 1_000;
 
+/** run.config of a backtest given a config object and no path. */
+export const IN_MEMORY_CONFIG = "(in-memory config)";
+
 export interface BacktestInputs {
   /** Daemon config file; default configs/demo.yaml. */
   configPath?: string;
-  /** An already loaded config (then configPath only names it in the report). */
+  /** An already loaded config (then configPath only names it in the report; "(in-memory config)" without one). */
   config?: Config;
   /** Scenario file overriding the config's simulator.scenario. */
   scenarioPath?: string;
-  /** Seed overriding the config's simulator.seed (simulator flow and ids, daemon Rng). */
+  /** Seed overriding the config's simulator.seed (the simulator's random flow, the daemon's Rng). */
   seed?: number;
   /** Virtual time to trade for, in ms (> 0). */
   durationMs: number;
@@ -57,7 +60,7 @@ function checkPositiveInt(name: string, v: number, max: number): void {
 }
 
 export function prepareBacktest(opts: BacktestInputs): PreparedBacktest {
-  const configPath = opts.configPath ?? defaultDemoConfigPath();
+  const configPath = opts.configPath ?? (opts.config !== undefined ? IN_MEMORY_CONFIG : defaultDemoConfigPath());
   const config = opts.config ?? loadConfig(configPath, opts.env ?? process.env);
   if (config.mode !== "simulator") {
     throw new BacktestSetupError(`${configPath}: mode ${config.mode}: a backtest runs a simulator-mode config (mode: simulator) against the simulator`);
@@ -74,6 +77,13 @@ export function prepareBacktest(opts: BacktestInputs): PreparedBacktest {
     throw new BacktestSetupError(`scenario ${scenarioPath}: no such file`);
   }
   const scenario = loadScenario(scenarioPath);
+  // What startEmbeddedSimulator does with it, checked here so a scenario the daemon cannot trade
+  // on is a setup error (nothing run), not a failed run.
+  try {
+    scenarioWithWallets(scenario, config.wallets);
+  } catch (e) {
+    throw new BacktestSetupError(`scenario ${scenarioPath}: ${e instanceof Error ? e.message : String(e)}`);
+  }
   const startMs = opts.startMs ?? (scenario.start.kind === "absolute" ? scenario.start.atMs : DEFAULT_VIRTUAL_START_MS);
   return {
     configPath,

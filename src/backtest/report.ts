@@ -1,22 +1,31 @@
 /**
  * Assembling the backtest report once the daemon has shut down: marks from the simulator
  * (marks.ts), figures per wallet and market from the daemon's ledger and inventory (figures.ts),
- * the consistency check of the ledger against the simulator's trade list (consistency.ts), and
- * the run facts. Rows are in a fixed order (wallets as configured, markets by id) so the JSON is
- * byte-identical between identical runs.
+ * the consistency check of the ledger against the simulator's trade list (consistency.ts), the
+ * exact check of the inventory against the simulator's cash and positions (inventory-check.ts),
+ * the PnL cross-check (platform-check.ts), halts and drift (events.ts), and the run facts. Rows
+ * are in a fixed order (wallets as configured, markets by id) so the JSON is byte-identical
+ * between identical runs.
  */
 import type { Daemon, ShutdownReport, StartReport } from "../bot/engine/daemon.js";
-import { formatMicros } from "../core/money.js";
+import { formatMicros, type Micros } from "../core/money.js";
 import type { Simulator } from "../sim/simulator.js";
 import type { BacktestCollector } from "./collector.js";
 import { formatUptime } from "./collector.js";
 import { compareFillLists, platformFills } from "./consistency.js";
 import { formatDuration } from "./duration.js";
+import { haltSummary } from "./events.js";
 import { addRaw, emptyRaw, formatMarketFigures, formatTotals, walletMarketRow, type RawFigures } from "./figures.js";
-import { MARK_METHOD, formatMark, marketMark, marksOf, type MarketMark } from "./marks.js";
+import { inventoryCheck } from "./inventory-check.js";
+import { MARK_METHOD, formatMark, lastTradeTimes, marketMark, marksOf, type MarketMark } from "./marks.js";
 import { platformCheck, type StartingBalance } from "./platform-check.js";
 import type { PreparedBacktest } from "./prepare.js";
+import { problemsAndWarnings } from "./verdict.js";
 import { REPORT_VERSION, type BacktestReport, type MarketReport, type OutcomeInventory, type RunFacts, type WalletReport } from "./types.js";
+
+/** Labels the sensitivity figure so nobody reads it as a price. */
+export const FAIR_VALUE_NOTE =
+  "unsettled positions valued at the simulator's HIDDEN fair value (the synthetic flow's truth, not a market price: nobody could trade there); settled markets at their payout";
 
 export interface ReportInputs {
   prepared: PreparedBacktest;
@@ -31,6 +40,14 @@ export interface ReportInputs {
   wallMs: number;
   /** Each wallet's holdings on the simulator before the daemon started (by lower-cased address). */
   startBalances: ReadonlyMap<string, StartingBalance>;
+}
+
+/** Our orders the platform cancelled when it settled a market, into the collector's counts. */
+function noteSettlementCancels(r: ReportInputs): void {
+  const ours = new Set(r.daemon.runners.map((w) => w.wallet.toLowerCase()));
+  for (const [symbol, s] of r.sim.settlements) {
+    for (const o of s.cancelled) if (ours.has(o.wallet.toLowerCase())) r.collector.noteSettlementCancels(o.wallet, symbol, 1);
+  }
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -71,15 +88,23 @@ function runFacts(r: ReportInputs): RunFacts {
     shutdown: {
       reason: r.shutdown.reason,
       exitCode: r.shutdown.exitCode,
-      wallets: r.shutdown.wallets.map((w) => ({ name: w.name, cancelled: w.cancelled, leftover: w.leftover.length, unresolved: w.unresolved.length, errors: w.errors })),
+      wallets: r.shutdown.wallets.map((w) => {
+        const address = r.daemon.runners.find((x) => x.name === w.name)?.wallet;
+        const platformOpenOrders = address === undefined ? 0 : r.sim.engine.openOrders(address).length;
+        return { name: w.name, cancelled: w.cancelled, leftover: w.leftover.length, unresolved: w.unresolved.length, errors: w.errors, platformOpenOrders };
+      }),
     },
   };
 }
 
 export function buildReport(r: ReportInputs): BacktestReport {
   const { daemon, sim, collector } = r;
+  const endMs = r.prepared.startMs + r.prepared.durationMs;
+  noteSettlementCancels(r);
   const markets = reportedMarkets(r);
-  const marks = new Map<string, MarketMark>(markets.map((m) => [m, marketMark(sim, m)]));
+  const ctx = { sim, reportAtMs: r.shutdownEnd, lastTradeAt: lastTradeTimes(sim) };
+  const marks = new Map<string, MarketMark>(markets.map((m) => [m, marketMark(ctx, m)]));
+  const fairValues = new Map<string, Micros[] | undefined>(markets.map((m) => [m, sim.flow.fairValue(m)]));
   const markFn = marksOf(marks);
   const wallets = daemon.runners.map((w) => ({ name: w.name, address: w.wallet }));
 
@@ -99,7 +124,7 @@ export function buildReport(r: ReportInputs): BacktestReport {
       const uptime = collector.uptimeOf(w.address, m);
       const active = mine.length > 0 || orders.placed + orders.rejected.size + orders.unknown > 0 || positions.length > 0 || (uptime?.live ?? 0) > 0;
       if (!active) continue;
-      const row = walletMarketRow({ wallet: w.address, marketId: m, fills: mine, inventory: daemon.inventory, marks: markFn, collector });
+      const row = walletMarketRow({ wallet: w.address, marketId: m, fills: mine, inventory: daemon.inventory, mark: marks.get(m), fairValue: fairValues.get(m), collector });
       rows.push(formatMarketFigures(m, row.raw, row.inventory, row.uptime));
       addRaw(total, row.raw);
       addRaw(marketRaw.get(m)!, row.raw);
@@ -111,7 +136,17 @@ export function buildReport(r: ReportInputs): BacktestReport {
     }
     addRaw(grand, total);
     const totals = formatTotals(total);
-    walletReports.push({ name: w.name, address: w.address, markets: rows, totals, platformCheck: platformCheck(sim, w.address, r.startBalances.get(w.address), markFn, totals) });
+    const start = r.startBalances.get(w.address);
+    const pc = platformCheck(sim, w.address, start, markFn, totals);
+    walletReports.push({
+      name: w.name,
+      address: w.address,
+      markets: rows,
+      totals,
+      inventoryCheck: inventoryCheck(sim, daemon.inventory, w.address, start?.cash),
+      platformCheck: pc.check,
+      ...(pc.skipped === undefined ? {} : { platformCheckSkipped: pc.skipped }),
+    });
   }
 
   const marketReports: MarketReport[] = markets.map((m) => {
@@ -125,13 +160,18 @@ export function buildReport(r: ReportInputs): BacktestReport {
         return { outcome: o, final: formatMicros(qty), maxAbs: formatMicros(collector.maxAbsOf("*", m, o)), avgCost: null };
       });
     const sm = sim.market(m);
-    const fair = sim.flow.fairValue(m);
+    const fair = fairValues.get(m);
+    const mark = marks.get(m)!;
     return {
       marketId: m,
       outcomeCount: sim.engine.market(m).outcomeCount,
       status: sm === undefined ? "UNKNOWN" : sim.platform.catalogue.status(sm.id),
-      mark: formatMark(marks.get(m)!),
+      mark: formatMark(mark, endMs),
       fairValue: fair === undefined ? null : fair.map(formatMicros),
+      atFairValue:
+        fair === undefined && mark.settlement === undefined
+          ? null
+          : { unrealised: formatMicros(raw.pnl.unrealisedFv), net: formatMicros(raw.pnl.realised + raw.pnl.unrealisedFv - raw.pnl.fees) },
       figures: formatMarketFigures(m, raw, inventory, formatUptime(collector.uptimeOf("*", m))),
     };
   });
@@ -146,23 +186,17 @@ export function buildReport(r: ReportInputs): BacktestReport {
   );
 
   const run = runFacts(r);
-  const problems: string[] = [];
-  if (!consistency.ok) {
-    problems.push(
-      `consistency check failed: the daemon's ledger has ${consistency.ledgerFills} fills, the simulator ${consistency.platformFills} ` +
-        `(${consistency.missingCount} missing, ${consistency.extraCount} extra, ${consistency.mismatchedCount} different)`,
-    );
-  }
-  if (run.startup.error !== undefined) problems.push(`daemon start-up: ${run.startup.error}`);
-  for (const w of run.startup.wallets) if (!w.ready) problems.push(`wallet ${w.name} never became ready${w.error === undefined ? "" : `: ${w.error}`}`);
-  for (const w of walletReports) {
-    if (w.platformCheck !== null && !w.platformCheck.ok) {
-      problems.push(`wallet ${w.name}: PnL ${w.totals.pnl.net} differs from the simulator's cash and positions (${w.platformCheck.net}) by ${w.platformCheck.difference}`);
-    }
-  }
-  for (const w of run.shutdown.wallets) {
-    if (w.leftover + w.unresolved > 0) problems.push(`wallet ${w.name}: ${w.leftover} order(s) left open and ${w.unresolved} unresolved after shutdown`);
-  }
+  const c = daemon.inventory.counters;
+  const events: BacktestReport["events"] = {
+    halts: collector.halts.map((h) => ({ at: iso(h.at), action: h.action, scope: h.scope, target: h.target, reason: h.reason })),
+    haltSummary: haltSummary(collector.halts, endMs),
+    trackerAnomalies: collector.trackerAnomalies,
+    drift: Object.fromEntries([...collector.drift.entries()].sort(([a], [b]) => (a < b ? -1 : 1))),
+    reconciliation: { ...collector.reconciliation },
+    inventory: { fills: c.fills, preAnchor: c.preAnchor, corrected: c.corrected, duplicates: c.duplicates },
+    fillsAfterSettlement,
+  };
+  const { problems, warnings } = problemsAndWarnings({ run, consistency, wallets: walletReports, markets: marketReports });
 
   const virtualMs = r.shutdownEnd - r.prepared.startMs;
   const wallMs = Math.max(r.wallMs, 1e-3);
@@ -170,18 +204,20 @@ export function buildReport(r: ReportInputs): BacktestReport {
     version: REPORT_VERSION,
     ok: problems.length === 0,
     problems,
+    warnings,
     run,
     markMethod: MARK_METHOD,
     markets: marketReports,
     wallets: walletReports,
     totals: formatTotals(grand),
     consistency,
-    events: {
-      halts: collector.halts.map((h) => ({ at: iso(h.at), action: h.action, scope: h.scope, target: h.target, reason: h.reason })),
-      trackerAnomalies: collector.trackerAnomalies,
-      drift: Object.fromEntries([...collector.drift.entries()].sort(([a], [b]) => (a < b ? -1 : 1))),
-      fillsAfterSettlement,
+    atFairValue: {
+      note: FAIR_VALUE_NOTE,
+      unrealised: formatMicros(grand.pnl.unrealisedFv),
+      net: formatMicros(grand.pnl.realised + grand.pnl.unrealisedFv - grand.pnl.fees),
+      unmarked: grand.pnl.unmarkedFv,
     },
+    events,
     timing: {
       wallMs: Math.round(r.wallMs),
       speed: Math.round(virtualMs / wallMs),

@@ -7,7 +7,7 @@
  */
 
 /** Report format version: bumped when a field changes meaning. */
-export const REPORT_VERSION = 1;
+export const REPORT_VERSION = 2;
 
 export interface BacktestReport {
   version: number;
@@ -15,6 +15,11 @@ export interface BacktestReport {
   ok: boolean;
   /** Why the numbers should not be trusted (consistency failure, start-up or shutdown trouble). */
   problems: string[];
+  /**
+   * What the reader must know but does not make the numbers wrong: a check that was skipped (and
+   * why), positions left out of unrealised PnL, positions valued at an old mark, halts and drift.
+   */
+  warnings: string[];
   run: RunFacts;
   /** How unrealised PnL was marked (stated once; per market in `markets[].mark`). */
   markMethod: string;
@@ -22,18 +27,23 @@ export interface BacktestReport {
   wallets: WalletReport[];
   totals: TotalFigures;
   consistency: ConsistencyReport;
+  /**
+   * Unrealised and net PnL if every unsettled position were valued at the simulator's HIDDEN fair
+   * value instead of the mark: a sensitivity figure, not a market price (no one could trade there).
+   */
+  atFairValue: FairValueFigures;
   events: EventFigures;
   /** Wall-clock figures: the only part that differs between two identical runs. */
   timing: TimingFigures;
 }
 
 export interface RunFacts {
-  /** The config file as given. */
+  /** The config file as given; "(in-memory config)" when a config object was passed without a path. */
   config: string;
   /** The scenario file used (the override, the config's simulator.scenario, or the default). */
   scenario: string;
   scenarioSource: "override" | "config" | "default";
-  /** Seed of the simulator (flow, ids) and of the daemon's Rng (salts, jitter). */
+  /** Seed of the simulator's random flow and of the daemon's Rng (salts, jitter); ids are counters. */
   seed: number;
   seedSource: "override" | "config";
   instance: string;
@@ -60,20 +70,56 @@ export interface RunFacts {
   shutdown: {
     reason: string;
     exitCode: number;
-    wallets: { name: string; cancelled: number; leftover: number; unresolved: number; errors: string[] }[];
+    wallets: {
+      name: string;
+      cancelled: number;
+      leftover: number;
+      unresolved: number;
+      errors: string[];
+      /** Open orders of the wallet on the simulator's book after shutdown (read there, not from the daemon). */
+      platformOpenOrders: number;
+    }[];
   };
 }
 
 export type MarkSource = "resolution" | "void" | "book_mid" | "last_trade" | "none";
+
+export interface MarkReport {
+  /** The outcomes' common source, or "mixed" when they were priced from different ones. */
+  source: MarkSource | "mixed";
+  sources: MarkSource[];
+  prices: (string | null)[];
+  /**
+   * Virtual time the oldest price used describes: the settlement time; for a book mid the report
+   * time when the market was still trading, else the time it stopped trading (the book has not
+   * been refreshed since); for a last trade the time of that trade. null when unmarked.
+   */
+  asOf: string | null;
+  /** virtualEnd - asOf in ms (0 when asOf is later); null when unmarked. */
+  ageMs: number | null;
+  /** An unsettled market's mark older than STALE_MARK_MS at the end of trading. */
+  stale: boolean;
+}
+
+export interface FairValueFigures {
+  note: string;
+  unrealised: string;
+  /** realised + unrealised at fair value - fees. */
+  net: string;
+  /** Held positions with neither a fair value nor a settlement (left out). */
+  unmarked: number;
+}
 
 export interface MarketReport {
   marketId: string;
   outcomeCount: number;
   /** Lifecycle status on the simulator when the report was built. */
   status: string;
-  mark: { source: MarkSource; prices: (string | null)[] };
+  mark: MarkReport;
   /** The synthetic flow's hidden fair value per outcome at the end (informational, not used for PnL). */
   fairValue: string[] | null;
+  /** This market's unrealised and net PnL at `fairValue` (settled markets at their payout); see BacktestReport.atFairValue. */
+  atFairValue: { unrealised: string; net: string } | null;
   /** All our wallets together on this market. */
   figures: MarketFigures;
 }
@@ -83,8 +129,38 @@ export interface WalletReport {
   address: string;
   markets: MarketFigures[];
   totals: TotalFigures;
+  /** The daemon's inventory against the simulator's books, exactly (inventory-check.ts). */
+  inventoryCheck: InventoryCheck;
   /** The same PnL from the simulator's cash and positions (platform-check.ts); null when not checkable. */
   platformCheck: PlatformCheck | null;
+  /** Why platformCheck is null. */
+  platformCheckSkipped?: string;
+}
+
+export interface PositionDifference {
+  marketId: string;
+  outcome: number;
+  inventory: string;
+  platform: string;
+}
+
+/**
+ * Zero tolerance: the cash the daemon's Inventory says the wallet moved (its PnL and fees come
+ * from there) against the simulator's balance change, and every position against the simulator's.
+ */
+export interface InventoryCheck {
+  /** Inventory.cashDelta: trades (per order, as the platform rounds), fees, payouts since the anchor. */
+  inventoryCashDelta: string;
+  /** The simulator's settlement-token total at the end minus before the daemon started. */
+  platformCashDelta: string;
+  /** inventoryCashDelta - platformCashDelta: "0" or a problem. */
+  cashDifference: string;
+  /** (market, outcome) pairs held on either side and compared. */
+  positionsCompared: number;
+  /** Pairs whose quantities differ (first 20), and the full count. */
+  positionDifferences: PositionDifference[];
+  positionDifferenceCount: number;
+  ok: boolean;
 }
 
 export interface PlatformCheck {
@@ -123,6 +199,8 @@ export interface OrderFigures {
   cancelled: number;
   /** Cancels answered FILLED: the order filled before the cancel landed. */
   cancelTooLate: number;
+  /** Our orders the platform cancelled itself when the market resolved or voided. */
+  cancelledBySettlement: number;
   /** Placements refused, by error code. */
   rejected: Record<string, number>;
   rejectedTotal: number;
@@ -206,10 +284,29 @@ export interface ConsistencyReport {
   unknownRoles: number;
 }
 
+export interface HaltKindFigures {
+  /** The halt reason (daily_loss, stale_market_data, reconciliation_drift, ...). */
+  reason: string;
+  raised: number;
+  /** Halt-milliseconds of virtual time (overlapping halts of different targets add up). */
+  haltedMs: number;
+  /** Still raised when trading ended. */
+  openAtEnd: number;
+}
+
 export interface EventFigures {
   halts: { at: string; action: string; scope: string; target: string; reason: string }[];
+  /** Per halt reason: how many raised, how long they lasted (to the end of trading when never cleared). */
+  haltSummary: HaltKindFigures[];
   trackerAnomalies: number;
   drift: Record<string, number>;
+  /** The daemon's Inventory counters (all wallets): fills applied, ignored as at/before the start-up anchor, corrected records. */
+  inventory: { fills: number; preAnchor: number; corrected: number; duplicates: number };
+  /**
+   * The daemon's periodic inventory-against-platform checks (reconciliation events): how many ran,
+   * how many still found a difference after a trade pull, and the drifted position / cash records.
+   */
+  reconciliation: { checks: number; differing: number; positions: number; cash: number };
   /** Fills the inventory saw after their market settled (an anomaly). */
   fillsAfterSettlement: number;
 }

@@ -3,8 +3,10 @@
  * simulator in virtual time and report fills, fees and PnL (src/backtest, docs/backtest.md).
  *
  * Exit status: 0 the run finished and its numbers check out; 1 a runtime failure, or a report
- * with problems (above all the consistency check: the daemon's fill ledger must equal the
- * simulator's trade list for our wallets); 2 a bad flag, config or scenario (nothing was run).
+ * with problems (the daemon's fill ledger must equal the simulator's trade list, its inventory
+ * the simulator's cash and positions exactly, ...); 2 a bad flag, config or scenario, including a
+ * scenario the daemon cannot trade on (nothing was run). `--out -` puts the JSON alone on stdout
+ * and the summary on stderr.
  */
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -37,15 +39,20 @@ Options:
   --scenario FILE   simulator scenario (default the config's simulator.scenario, else the
                     built-in scenario)
   --duration D      virtual time to trade, e.g. 90m, 6h, 2d, 1h30m (default 6h)
-  --seed N          seed of the simulator and the daemon, 0..4294967295 (default simulator.seed)
-  --out FILE        write the JSON report there
+  --seed N          seed of the simulator's flow and the daemon, 0..4294967295 (default simulator.seed)
+  --out FILE        write the JSON report there; \`--out -\` writes it to stdout (the summary then
+                    goes to stderr)
   -h, --help        this text
 
-Prints a summary per market. Exit status: 0 success; 1 runtime failure or failed consistency
-check (or another problem listed in the report); 2 bad flags, config or scenario.
+Prints a summary per market. Exit status: 0 success; 1 runtime failure, or a report with
+problems (failed consistency or inventory check, orders left open, ...); 2 bad flags, config or
+scenario (nothing was run).
 `;
 
 export const DEFAULT_DURATION = "6h";
+
+/** `--out -`: the JSON report on stdout. */
+const STDOUT = "-";
 
 export interface BacktestIo {
   stdout: (text: string) => void;
@@ -88,6 +95,7 @@ const CHECKS: Record<Flag, (v: string) => string | undefined> = {
   },
   "--seed": (v) => (/^\d{1,10}$/.test(v) && Number(v) <= 0xffff_ffff ? undefined : `expected a whole number in 0..4294967295 (got ${JSON.stringify(v)})`),
   "--out": (v) => {
+    if (v === STDOUT) return undefined;
     const dir = dirname(resolve(v));
     if (!existsSync(dir) || !statSync(dir).isDirectory()) return `directory ${dir} does not exist`;
     if (existsSync(v) && statSync(v).isDirectory()) return `${v} is a directory`;
@@ -193,11 +201,18 @@ export async function backtestCommand(argv: string[], io: BacktestIo = processIo
         ? { onProgress: (p: BacktestProgress) => io.stderr(`mm backtest: ${formatDuration(p.virtualMs)} / ${formatDuration(p.durationMs)} virtual, ${(p.wallMs / 1000).toFixed(1)} s wall, ${p.fills} fills\n`) }
         : {}),
     });
-    io.stdout(formatSummary(report));
-    if (args.out !== undefined) {
-      writeFileSync(args.out, reportJson(report));
-      io.stdout(`report: ${args.out}\n`);
-    } else io.stdout("report: not written (use --out FILE for the JSON report)\n");
+    if (args.out === STDOUT) {
+      // stdout carries only the JSON, so it can be piped; the human part goes to stderr.
+      io.stderr(formatSummary(report));
+      io.stdout(reportJson(report));
+      io.stderr("report: written to stdout\n");
+    } else {
+      io.stdout(formatSummary(report));
+      if (args.out !== undefined) {
+        writeFileSync(args.out, reportJson(report));
+        io.stdout(`report: ${args.out}\n`);
+      } else io.stdout("report: not written (use --out FILE, or --out - for stdout)\n");
+    }
     if (!report.ok) {
       io.stderr(`mm backtest: FAILED: ${report.problems.join("; ")}\n`);
       return 1;

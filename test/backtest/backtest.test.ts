@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { backtestCommand, type BacktestIo } from "../../src/cli/backtest.js";
 import { parseMicros } from "../../src/core/money.js";
 import type { Fill } from "../../src/bot/fill-ledger.js";
-import { compareFillLists, comparablePart, platformFills, reportJson, runBacktest, type BacktestReport } from "../../src/backtest/index.js";
+import { compareFillLists, comparablePart, formatSummary, platformFills, reportJson, runBacktest, type BacktestReport } from "../../src/backtest/index.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CONFIG = join(HERE, "fixtures", "config.yaml");
@@ -46,6 +46,7 @@ beforeAll(async () => {
 describe("a backtest run", () => {
   it("traded, finished cleanly and reports the run's facts", () => {
     expect(a.problems).toEqual([]);
+    expect(a.warnings).toEqual([]);
     expect(a.ok).toBe(true);
     expect(a.totals.fills.count).toBeGreaterThan(5);
     expect(a.run.virtualStart).toBe("2026-03-02T09:00:00.000Z");
@@ -55,7 +56,9 @@ describe("a backtest run", () => {
     expect(a.run.seed).toBe(3);
     expect(a.run.shutdown.exitCode).toBe(0);
     expect(a.markets.map((m) => m.marketId)).toEqual(["BT-A", "BT-B"]);
-    for (const m of a.markets) expect(m.mark.source).toBe("book_mid");
+    for (const m of a.markets) expect(m.mark).toMatchObject({ source: "book_mid", sources: ["book_mid", "book_mid"], asOf: a.run.shutdownEnd, ageMs: 0, stale: false });
+    for (const w of a.run.shutdown.wallets) expect(w.platformOpenOrders).toBe(0);
+    for (const w of a.wallets) expect(w.inventoryCheck).toMatchObject({ ok: true, cashDifference: "0", positionDifferenceCount: 0 });
     for (const m of a.markets) expect(parseMicros(m.figures.quoteUptime ?? "0")).toBeGreaterThan(parseMicros("0.5"));
   });
 
@@ -107,7 +110,27 @@ describe("a backtest run", () => {
   });
 
   it("writes money as decimal strings and no fractional number outside timing", () => {
-    const money = new Set(["boughtShares", "soldShares", "buyNotional", "sellNotional", "volume", "fees", "realised", "unrealised", "net", "final", "maxAbs", "grossFinalShares", "cashDelta", "positionsValue", "difference", "tolerance"]);
+    const money = new Set([
+      "boughtShares",
+      "soldShares",
+      "buyNotional",
+      "sellNotional",
+      "volume",
+      "fees",
+      "realised",
+      "unrealised",
+      "net",
+      "final",
+      "maxAbs",
+      "grossFinalShares",
+      "cashDelta",
+      "positionsValue",
+      "difference",
+      "tolerance",
+      "inventoryCashDelta",
+      "platformCashDelta",
+      "cashDifference",
+    ]);
     let moneyFields = 0;
     const walk = (v: unknown, key: string): void => {
       if (typeof v === "number") expect(Number.isInteger(v), `${key} = ${v}`).toBe(true);
@@ -122,6 +145,20 @@ describe("a backtest run", () => {
     walk(JSON.parse(JSON.stringify(comparablePart(a))), "");
     expect(moneyFields).toBeGreaterThan(50);
     for (const m of a.markets) for (const p of m.mark.prices) expect(p).toMatch(/^0\.\d{1,6}$/);
+  });
+
+  it("gives another report for another seed", async () => {
+    const s = await runBacktest({ configPath: CONFIG, durationMs: DURATION_MS, seed: 4 });
+    expect(s.ok).toBe(true);
+    expect(s.run).toMatchObject({ seed: 4, seedSource: "override" });
+    expect(JSON.stringify(s.totals)).not.toBe(JSON.stringify(a.totals));
+    expect(JSON.stringify(s.markets.map((m) => m.mark.prices))).not.toBe(JSON.stringify(a.markets.map((m) => m.mark.prices)));
+  }, 30_000);
+
+  it("rounds quote uptime down in the summary, as in the JSON", () => {
+    const m = a.markets[0]!;
+    const tweaked = { ...a, markets: [{ ...m, figures: { ...m.figures, quoteUptime: "0.9995" } }] };
+    expect(formatSummary(tweaked)).toMatch(/^BT-A .* 99\.9% /m);
   });
 
   it("gives other numbers for another strategy or other params", async () => {

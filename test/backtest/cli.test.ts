@@ -4,14 +4,15 @@
  * A report with problems (a failed consistency check) or a run that throws exits 1. (The
  * successful run with --out is in backtest.test.ts, next to the API run it must equal.)
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { backtestCommand, parseBacktestArgs, type BacktestIo } from "../../src/cli/backtest.js";
 import { checkConfig } from "../../src/cli/check-config.js";
-import { runPrepared } from "../../src/backtest/index.js";
+import { loadConfig } from "../../src/config/index.js";
+import { IN_MEMORY_CONFIG, prepareBacktest, runPrepared, type BacktestReport } from "../../src/backtest/index.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CONFIG = join(HERE, "fixtures", "config.yaml");
@@ -43,6 +44,7 @@ describe("mm backtest flags", () => {
       [["--duration", "0m"], /--duration: must be longer than zero/],
       [["--duration", "6 hours"], /--duration: expected a duration such as 90m, 6h/],
       [["--duration", "400d"], /--duration: at most 366d/],
+      [["--duration", "5m5m"], /--duration: unit m given twice/],
       [["--seed", "-1"], /--seed: expected a whole number in 0\.\.4294967295 \(got "-1"\)/],
       [["--seed", "abc"], /--seed: expected a whole number/],
       [["--seed", "4294967296"], /--seed: expected a whole number/],
@@ -105,6 +107,43 @@ strategy: { name: ladder }
     const bad = await refused(["--config", CONFIG, "--scenario", scenario]);
     expect(bad).toMatch(/--scenario: invalid scenario\n {2}.*scenario\.yaml: partners/);
   });
+});
+
+describe("mm backtest setup checks", () => {
+  it("refuses, with exit 2 and nothing run, a scenario the daemon cannot trade on", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mm-bt-cli-"));
+    const scenario = join(dir, "readonly.yaml");
+    const fixture = readFileSync(join(HERE, "fixtures", "scenario.yaml"), "utf8");
+    // The only partner's key cannot write orders.
+    writeFileSync(scenario, fixture.replace("scopes: [orders:read, orders:write, portfolio:read]", "scopes: [orders:read, portfolio:read]"));
+    const h = io();
+    let ran = false;
+    h.io.run = () => {
+      ran = true;
+      return Promise.reject(new Error("must not run"));
+    };
+    expect(await backtestCommand(["--config", CONFIG, "--scenario", scenario, "--duration", "1m"], h.io)).toBe(2);
+    expect(ran).toBe(false);
+    expect(h.out.join("")).toBe("");
+    expect(h.err.join("")).toMatch(/^mm backtest: scenario .*readonly\.yaml: the scenario has no multi_wallet partner with an orders:write key/);
+  });
+
+  it("names an in-memory config as such", () => {
+    const config = loadConfig(CONFIG, {});
+    expect(prepareBacktest({ config, durationMs: 60_000 }).configPath).toBe(IN_MEMORY_CONFIG);
+    expect(prepareBacktest({ config, configPath: CONFIG, durationMs: 60_000 }).configPath).toBe(CONFIG);
+  });
+
+  it("--out - writes the JSON report alone on stdout and the summary on stderr", async () => {
+    const h = io();
+    expect(await backtestCommand(["--config", CONFIG, "--duration", "1m", "--out", "-"], h.io)).toBe(0);
+    const report = JSON.parse(h.out.join("")) as BacktestReport;
+    expect(report.ok).toBe(true);
+    expect(report.run.duration).toBe("1m");
+    expect(h.err.join("")).toMatch(/^TOTAL\s+\d+/m);
+    expect(h.err.join("")).toContain("report: written to stdout");
+    expect(existsSync("-")).toBe(false);
+  }, 20_000);
 });
 
 describe("mm backtest exit status", () => {
