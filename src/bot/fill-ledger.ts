@@ -101,12 +101,21 @@ export function fillKey(f: Pick<Fill, "wallet" | "tradeId" | "orderId">): string
   return `${f.wallet.toLowerCase()}|${f.tradeId}|${f.orderId}`;
 }
 
-/** Canonical order of fills: time, then trade id, then order id (a total order on keys). */
+/**
+ * Canonical order of fills: time, then trade id, then order id (a total order on keys). Ids
+ * compare with their digit runs as numbers ("t99" before "t100": counters keep execution order
+ * within a millisecond), then as plain strings.
+ */
 export function compareFills(a: Pick<Fill, "ts" | "tradeId" | "orderId">, b: Pick<Fill, "ts" | "tradeId" | "orderId">): number {
   if (a.ts !== b.ts) return a.ts < b.ts ? -1 : 1;
-  if (a.tradeId !== b.tradeId) return a.tradeId < b.tradeId ? -1 : 1;
-  if (a.orderId !== b.orderId) return a.orderId < b.orderId ? -1 : 1;
-  return 0;
+  return compareIds(a.tradeId, b.tradeId) || compareIds(a.orderId, b.orderId);
+}
+
+const ID_ORDER = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
+
+function compareIds(a: string, b: string): number {
+  if (a === b) return 0;
+  return ID_ORDER.compare(a, b) || (a < b ? -1 : 1);
 }
 
 function sameRecord(a: Fill, b: Fill): boolean {

@@ -4,14 +4,17 @@
  * of order-tracker.ts. Pure: the record and the overfill counter are the only things it touches.
  */
 import { maxMicros, minMicros, parseMicros, type Micros } from "../core/money.js";
-import { placementTradeRow } from "../wire/orders.js";
+import { placementTradeRow, type OrderRecord } from "../wire/orders.js";
 import {
   FINAL_TOTAL_EVENTS,
   NOT_RECORDED,
   STATE_RANK,
   isTerminal,
   targetOf,
+  type CancelOutcome,
   type OrderEventKind,
+  type OrderIntent,
+  type OrderRef,
   type OrderState,
   type TrackedOrder,
   type TrackerCounters,
@@ -146,3 +149,32 @@ export function view(r: Rec): TrackedOrder {
   const { tradeIds: _t, cancelRequested: _c, ...rest } = r;
   return { ...rest };
 }
+
+/** The `sent` an adopted order is tracked under: its clientOrderId (or `adopted:<id>`) and intent. */
+export function adoptionOf(rec: OrderRecord, nowMs: number): { clientOrderId: string; intent: OrderIntent; sentAtMs: number } {
+  const created = Date.parse(rec.createdAt);
+  return {
+    clientOrderId: rec.clientOrderId ?? `adopted:${rec.id}`,
+    intent: { marketId: rec.marketId, outcome: rec.outcome, side: rec.side, price: parseMicros(rec.price), size: parseMicros(rec.originalQuantity), postOnly: rec.postOnly },
+    sentAtMs: Number.isNaN(created) ? nowMs : created,
+  };
+}
+
+export const CANCEL_EVENT: Readonly<Record<Exclude<CancelOutcome["kind"], "done">, OrderEventKind>> = {
+  pending: "cancel_pending",
+  not_cancellable: "cancel_not_cancellable",
+  not_found: "cancel_not_found",
+  failed: "cancel_failed",
+};
+
+export function unmatched(event: OrderEventKind, ref: OrderRef): Transition {
+  const t: Transition = { event, outcome: "unmatched" };
+  if (ref.clientOrderId !== undefined) t.clientOrderId = ref.clientOrderId;
+  if (ref.orderId !== undefined) t.orderId = ref.orderId;
+  return t;
+}
+
+export function refuse(r: Rec, event: OrderEventKind, message: string): Transition {
+  return { event, outcome: "impossible", clientOrderId: r.clientOrderId, from: r.state, to: r.state, message };
+}
+

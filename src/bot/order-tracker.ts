@@ -59,7 +59,7 @@ import { EarlyEventBuffer, type Buffered } from "./order-tracker-buffer.js";
 import { OrderIndex } from "./order-tracker-index.js";
 import { notFoundTooSoon, type LookupTiming } from "./order-tracker-lookup.js";
 import { cancellable, diffOpenWalk, fillGapsOf, liveOrderViews, nextReadDueOf, readNeedsOf, selectViews, stateCounts } from "./order-tracker-reads.js";
-import { addPlacementTrades, addTrade, fillEvent, stepOrder, view, type Rec, type StepOpts } from "./order-tracker-step.js";
+import { CANCEL_EVENT, addPlacementTrades, addTrade, adoptionOf, fillEvent, refuse, stepOrder, unmatched, view, type Rec, type StepOpts } from "./order-tracker-step.js";
 
 export * from "./order-states.js";
 
@@ -264,17 +264,8 @@ export class OrderTracker {
     if (known !== undefined || rec.walletAddress.toLowerCase() !== this.wallet) {
       return this.apply({ kind: "read", record: rec, serverTimeMs });
     }
-    const clientOrderId = rec.clientOrderId ?? `adopted:${rec.id}`;
-    const created = Date.parse(rec.createdAt);
-    const intent: OrderIntent = {
-      marketId: rec.marketId,
-      outcome: rec.outcome,
-      side: rec.side,
-      price: parseMicros(rec.price),
-      size: parseMicros(rec.originalQuantity),
-      postOnly: rec.postOnly,
-    };
-    const t = this.apply({ kind: "sent", clientOrderId, orderHash: rec.orderHash, intent, nowMs: Number.isNaN(created) ? nowMs : created });
+    const { clientOrderId, intent, sentAtMs } = adoptionOf(rec, nowMs);
+    const t = this.apply({ kind: "sent", clientOrderId, orderHash: rec.orderHash, intent, nowMs: sentAtMs });
     if (t.outcome !== "applied") return t;
     return this.apply({ kind: "read", record: rec, serverTimeMs });
   }
@@ -407,22 +398,4 @@ export class OrderTracker {
   prune(beforeTs: number): number {
     return this.index.prune(beforeTs);
   }
-}
-
-const CANCEL_EVENT: Readonly<Record<Exclude<CancelOutcome["kind"], "done">, OrderEventKind>> = {
-  pending: "cancel_pending",
-  not_cancellable: "cancel_not_cancellable",
-  not_found: "cancel_not_found",
-  failed: "cancel_failed",
-};
-
-function unmatched(event: OrderEventKind, ref: OrderRef): Transition {
-  const t: Transition = { event, outcome: "unmatched" };
-  if (ref.clientOrderId !== undefined) t.clientOrderId = ref.clientOrderId;
-  if (ref.orderId !== undefined) t.orderId = ref.orderId;
-  return t;
-}
-
-function refuse(r: Rec, event: OrderEventKind, message: string): Transition {
-  return { event, outcome: "impossible", clientOrderId: r.clientOrderId, from: r.state, to: r.state, message };
 }

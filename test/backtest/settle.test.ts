@@ -135,4 +135,8 @@ describe("a backtest with settlements and taker fills", () => {
     expect(text).toContain("inventory check OK");
     for (const h of r.events.haltSummary) expect(text).toContain(`${h.reason} ${h.raised} raised`);
   });
+
+  it("does not take a settlement the daemon has not read yet for inventory drift (no reconciliation_drift halt)", () => {
+    expect(r.events.haltSummary.filter((h) => h.reason === "reconciliation_drift")).toEqual([]);
+  });
 });

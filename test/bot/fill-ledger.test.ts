@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FillLedger, fillFromMyTrade, fillFromOrderTrade, fillFromUserFill, readOrderTrade, readOrderTrades, type Fill } from "../../src/bot/fill-ledger.js";
+import { FillLedger, compareFills, fillFromMyTrade, fillFromOrderTrade, fillFromUserFill, readOrderTrade, readOrderTrades, type Fill } from "../../src/bot/fill-ledger.js";
 import { parseMicros } from "../../src/core/money.js";
 import { userFillFrame, type UserFillFrame } from "../../src/wire/frames.js";
 import type { MyTrade, Trade } from "../../src/wire/orders.js";
@@ -241,5 +241,17 @@ describe("FillLedger", () => {
     l.add(fill({ tradeId: "a", ts: 1 }));
     expect(l.fillsForOrder(W, "o1").map((f) => f.tradeId)).toEqual(["a", "b", "z"]);
     expect(l.fillsForOrder(W, "nope")).toEqual([]);
+  });
+});
+
+describe("compareFills", () => {
+  it("orders same-millisecond fills by trade id with digit runs as numbers (execution order of counters)", () => {
+    const f = (tradeId: string, orderId = "o1", ts = 1_000) => ({ ts, tradeId, orderId });
+    const sorted = [f("t100"), f("t99"), f("t9"), f("t1000"), f("t99", "o10"), f("t99", "o9")].sort(compareFills);
+    expect(sorted.map((x) => `${x.tradeId}/${x.orderId}`)).toEqual(["t9/o1", "t99/o1", "t99/o9", "t99/o10", "t100/o1", "t1000/o1"]);
+    expect(compareFills(f("t5", "o1", 2_000), f("t100", "o1", 1_000))).toBe(1);
+    // A total order: distinct ids never compare equal, even when they differ only in zero padding.
+    expect(compareFills(f("t01"), f("t1"))).not.toBe(0);
+    expect(Math.sign(compareFills(f("t01"), f("t1")))).toBe(-Math.sign(compareFills(f("t1"), f("t01"))));
   });
 });

@@ -129,6 +129,7 @@ export class WalletRunner {
       unknownSince: this.orders.unknownSince,
       symbolOf: (id) => o.registry.symbolOf(id) ?? id,
       cancel: (orders, symbol) => this.executor.cancel(orders, symbol),
+      refreshMarkets: (symbols) => o.registry.refreshStatus(symbols),
       // Memory stays bounded: settled orders and old book history are forgotten.
       prune: (now) => {
         this.tracker.prune(now - PRUNE_AFTER_MS);

@@ -41,6 +41,11 @@ export interface UpkeepContext {
   cancel(orders: { clientOrderId: string; orderId: string }[], symbol: string): Promise<unknown>;
   /** Called at the end of each maintenance round (memory bounds). */
   prune(nowMs: number): void;
+  /**
+   * Re-read these markets' rows (a resolution or void seen there is settled in the inventory
+   * before this resolves); absent: not done.
+   */
+  refreshMarkets?(symbols: readonly string[]): Promise<void>;
 }
 
 /** A foreign order seen again within this is not acted on twice. */
@@ -175,6 +180,10 @@ export class WalletUpkeep {
     let r = await this.checkDrift(false);
     if (r === undefined) return;
     if (!r.clean) {
+      // A market that resolved since its row was last read: the platform has settled it, we
+      // have not yet. Read those rows first, so a settlement is not reported as drift.
+      const markets = [...new Set(r.positions.map((d) => d.marketId))];
+      if (markets.length > 0) await this.c.refreshMarkets?.(markets).catch(() => undefined);
       await sync();
       r = await this.checkDrift(true);
       if (r === undefined) return;

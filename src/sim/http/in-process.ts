@@ -181,7 +181,11 @@ export class InProcessSocket implements SocketLike {
   }
 }
 
+/** Sockets a connector remembers (for tests and diagnostics); older ones are let go. */
+export const MAX_KEPT_SOCKETS = 64;
+
 export class InProcessSocketConnector implements SocketConnector {
+  /** The latest sockets opened, newest last (at most MAX_KEPT_SOCKETS: a long demo reconnects). */
   readonly sockets: InProcessSocket[] = [];
   private readonly remoteAddress: string;
   private readonly logger: Logger;
@@ -197,6 +201,7 @@ export class InProcessSocketConnector implements SocketConnector {
   connect(path: string, headers: Record<string, string>): InProcessSocket {
     const s = new InProcessSocket(this.hub, path, headers, this.remoteAddress, this.logger);
     this.sockets.push(s);
+    if (this.sockets.length > MAX_KEPT_SOCKETS) this.sockets.splice(0, this.sockets.length - MAX_KEPT_SOCKETS);
     return s;
   }
 }
