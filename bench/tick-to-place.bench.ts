@@ -19,10 +19,13 @@
  * pushed onto the hot path) is a late place: counted in `_late_places`, and in the engine runs,
  * where every update places, also taken as a sample with its real latency, so such a regression
  * raises the tail rather than thinning the samples. In the simulator run a place after the window
- * may come from another cause (a fill, a refresh), so it is only counted there. Time is performance.now() wall time, so on a shared machine the tail carries the
- * neighbours' noise; the `_cpu_` lines measure the same windows in process CPU time, which leaves
- * that noise out (and counts GC helper threads in). Baseline in the same run: building and signing
- * one order, so ratio = p99 tick-to-place / p50 one signed order.
+ * may come from another cause (a fill, a refresh), so it is only counted there.
+ *
+ * Time is performance.now() wall time, so on a shared machine the tail carries the neighbours'
+ * noise: compare runs on an idle machine. (Process CPU time is no better: it counts the GC's
+ * helper threads, which run beside the window, and read several times the wall time at p99.)
+ * Baseline in the same run: building and signing one order, so ratio = p99 tick-to-place / p50
+ * one signed order.
  */
 import { performance } from "node:perf_hooks";
 import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../src/api/transport.js";
@@ -50,14 +53,11 @@ const VAULT = "0x2222222222222222222222222222222222222222";
 class Probe implements Transport {
   /** Arm time of the latest book update whose cycle has not issued its place yet. */
   private armedAt: number | undefined;
-  private armedCpu: NodeJS.CpuUsage | undefined;
   /** Which update armed the probe, so a stale disarm cannot close a later update's window. */
   private armSeq = 0;
   /** Open until the end of the update's own event-loop turn. */
   private inWindow = false;
   readonly samples: number[] = [];
-  /** The same windows in process CPU time (user + system, all threads): the neighbours' load left out. */
-  readonly cpuSamples: number[] = [];
   /** Updates whose place request left after their window closed (before the next update). */
   latePlaces = 0;
   constructor(
@@ -66,7 +66,6 @@ class Probe implements Transport {
   ) {}
   arm(): number {
     this.armedAt = performance.now();
-    this.armedCpu = process.cpuUsage();
     this.inWindow = true;
     return ++this.armSeq;
   }
@@ -80,8 +79,6 @@ class Probe implements Transport {
       if (late) this.latePlaces += 1;
       if (!late || this.lateAsSamples) {
         this.samples.push(performance.now() - this.armedAt);
-        const cpu = process.cpuUsage(this.armedCpu);
-        this.cpuSamples.push((cpu.user + cpu.system) / 1000);
       }
       this.armedAt = undefined;
       this.inWindow = false;
@@ -229,7 +226,6 @@ events:
 
 interface Measured {
   samples: number[];
-  cpuSamples: number[];
   /** Undefined when pre-signing is off. */
   hitRate: number | undefined;
   latePlaces: number;
@@ -280,7 +276,7 @@ log: { level: silent }
   while (!stopped) await clock.advance(500);
   const ps = daemon.runners[0]!.presignStats();
   const hitRate = ps === undefined ? undefined : ps.hits + ps.misses === 0 ? 0 : ps.hits / (ps.hits + ps.misses);
-  return { samples: probe.samples.sort((a, b) => a - b), cpuSamples: probe.cpuSamples.sort((a, b) => a - b), hitRate, latePlaces: probe.latePlaces };
+  return { samples: probe.samples.sort((a, b) => a - b), hitRate, latePlaces: probe.latePlaces };
 }
 
 function pct(sorted: number[], p: number): number {
@@ -310,8 +306,6 @@ function report(name: string, m: Measured, sign: number): void {
   console.log(`BENCH ${name}_p50 ${pct(s, 50).toFixed(3)} ms`);
   console.log(`BENCH ${name}_p90 ${pct(s, 90).toFixed(3)} ms`);
   console.log(`BENCH ${name}_p99 ${pct(s, 99).toFixed(3)} ms ratio=${(pct(s, 99) / sign).toFixed(2)}`);
-  console.log(`BENCH ${name}_cpu_p50 ${pct(m.cpuSamples, 50).toFixed(3)} ms`);
-  console.log(`BENCH ${name}_cpu_p99 ${pct(m.cpuSamples, 99).toFixed(3)} ms`);
   if (process.env["BENCH_TICK_DIST"]) console.log(`# ${name} p95 ${pct(s, 95).toFixed(3)} p98 ${pct(s, 98).toFixed(3)} p99.5 ${pct(s, 99.5).toFixed(3)} max ${s.at(-1)!.toFixed(3)}`);
 }
 
