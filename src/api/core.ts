@@ -57,6 +57,8 @@ export interface CallSpec {
   priority?: number;
   /** Cancels: the circuit breaker never refuses them (they pull quotes when things go wrong). */
   riskReducing?: boolean;
+  /** See CallOptions.stillWanted: asked before every resend. */
+  stillWanted?: () => boolean;
 }
 
 export interface Answer {
@@ -187,6 +189,8 @@ export class ApiCore {
     let rateRetries = 0;
     let resends = 0;
     for (;;) {
+      // Every pass after the first is a resend of a request nothing recorded (see the branches below).
+      if (attempts > 0 && spec.stillWanted?.() === false) throw this.withdrawn(spec, attempts);
       const permit = this.breaker.tryAcquire({ riskReducing: spec.riskReducing === true });
       if (!permit.ok) throw this.circuitOpen(spec, permit.retryAfterMs, attempts);
       attempts += 1;
@@ -321,6 +325,19 @@ export class ApiCore {
     const text = e instanceof Error ? e.message : String(e);
     const safe = this.scrub(text) === text;
     return new TransportError(`transport failed: ${this.scrub(text)}`, true, "other", safe ? { cause: e } : undefined);
+  }
+
+  private withdrawn(spec: CallSpec, attempts: number): ApiError {
+    return new ApiError({
+      source: "local",
+      status: 0,
+      code: LOCAL_CODES.withdrawn,
+      message: "not sent again: the caller no longer wants it (nothing was recorded)",
+      method: spec.method,
+      path: spec.path,
+      handling: "business_reject",
+      attempts,
+    });
   }
 
   private circuitOpen(spec: CallSpec, retryAfterMs: number, attempts: number): ApiError {

@@ -26,6 +26,7 @@ export type ApiErrorSource = "http" | "transport" | "schema" | "local" | "circui
 /** Codes the client itself produces (never sent by the platform). */
 export const LOCAL_CODES = {
   circuitOpen: "circuit_open",
+  withdrawn: "withdrawn",
   invalidResponse: "invalid_response",
   transportTimeout: "transport_timeout",
   transportConnect: "transport_connect",

@@ -181,6 +181,7 @@ function noAnswer(ex: Extract<Exchange, { kind: "no_answer" }>): ApiError | unde
 export async function placeOrder(core: ApiCore, wallet: string | undefined, body: PlaceRequestBody, opts: PlaceOptions = {}): Promise<PlaceOutcome> {
   const spec: CallSpec = { method: "POST", path: "/api/orders/place", wallet, auth: true, policy: "write" };
   if (opts.signal) spec.signal = opts.signal;
+  if (opts.stillWanted) spec.stillWanted = opts.stillWanted;
   assertPlaceBody(core, spec, body);
   spec.body = JSON.stringify(body);
   const ids: PlaceIds = { clientOrderId: body.clientOrderId, orderHash: opts.orderHash };
@@ -246,6 +247,7 @@ export async function placeOrderBatch(
 ): Promise<PlaceBatchOutcome> {
   const spec: CallSpec = { method: "POST", path: "/api/orders/place-batch", wallet, auth: true, policy: "write" };
   if (opts.signal) spec.signal = opts.signal;
+  if (opts.stillWanted) spec.stillWanted = opts.stillWanted;
   if (core.validateRequests) {
     if (bodies.length < 1 || bodies.length > MAX_PLACE_BATCH) {
       throw new ApiError({

@@ -119,6 +119,26 @@ describe("429 (spec 7.4 rule 2): wait exactly Retry-After, for any method", () =
     expect(gaps(transport.requests.map((r) => r.at))).toEqual([3000]);
   });
 
+  it("a resend the caller no longer wants is withdrawn: one request, a local withdrawn error", async () => {
+    const { clock, transport, client } = harness();
+    transport.enqueue(rateLimited(3), json(201, examplePlacement()));
+    let asked = 0;
+    const e = (await rejectionOf(clock, client.orders.place(examplePlaceBody(), { stillWanted: () => (asked++, false) }))) as ApiError;
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.code).toBe("withdrawn");
+    expect(e.source).toBe("local");
+    expect(asked).toBe(1); // asked once, after the wait, never before the first send
+    expect(transport.requests).toHaveLength(1);
+  });
+
+  it("a resend the caller still wants goes ahead (stillWanted true)", async () => {
+    const { clock, transport, client } = harness();
+    transport.enqueue(envelope(503, "trading_temporarily_unavailable", { retryAfterSec: 1 }), json(201, examplePlacement()));
+    const out = await settle(clock, client.orders.place(examplePlaceBody(), { stillWanted: () => true }));
+    expect(out.outcome).toBe("accepted");
+    expect(transport.requests).toHaveLength(2);
+  });
+
   it("without Retry-After waits the default second; gives up after the bounded retries", async () => {
     const { clock, transport, client } = harness();
     for (let i = 0; i < 4; i++) transport.enqueue(rateLimited(undefined));

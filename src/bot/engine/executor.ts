@@ -23,8 +23,9 @@
  *                 send_failed
  *
  * A cancel whose outcome is unknown is treated as pending: repeating a cancel is safe (spec 4.6).
- * Just before each send the market is checked again (`mayPlace`): time moves while we wait, and
- * no order may leave after the pull time before closesAt.
+ * Just before each batch leaves, before each resend of an entry, and before each resend the client
+ * makes by itself (`stillWanted`), the market is checked again (`mayPlace`): time moves while we
+ * wait, and no order may leave after the pull time before closesAt or during a halt.
  */
 import type { PlaceAccepted, PlaceOutcome, PlaceRejected, WalletClient } from "../../api/index.js";
 import { isApiError } from "../../api/index.js";
@@ -218,15 +219,18 @@ export class OrderExecutor {
 
   private async send(batch: Pending[], symbol: string, resendRound: number): Promise<void> {
     const again: Pending[] = [];
+    // The client resends by itself what nothing recorded (429 waits, busy answers): only while
+    // the market still takes these orders (a close or a halt may come during the waits).
+    const stillWanted = (): boolean => batch.every((p) => this.d.mayPlace(symbol, p.quote.postOnly).ok);
     try {
       if (batch.length === 1) {
         const p = batch[0]!;
-        const r = await this.d.api.orders.place(p.body, { orderHash: p.built.orderHash });
+        const r = await this.d.api.orders.place(p.body, { orderHash: p.built.orderHash, stillWanted });
         if (this.outcome(p, r, symbol, resendRound)) again.push(p);
       } else {
         const r = await this.d.api.orders.placeBatch(
           batch.map((p) => p.body),
-          { orderHashes: batch.map((p) => p.built.orderHash) },
+          { orderHashes: batch.map((p) => p.built.orderHash), stillWanted },
         );
         if (r.outcome === "unknown") {
           for (const p of batch) this.unknown(p, symbol, r.lastError.code);
@@ -247,6 +251,14 @@ export class OrderExecutor {
       }
       return;
     }
+    if (again.length === 0) return;
+    // Resent only while the market still takes them (the answer itself may have tripped a halt).
+    const withdrawn = again.filter((p) => !this.allowed(p.quote, symbol));
+    for (const p of withdrawn) {
+      this.track({ kind: "send_failed", clientOrderId: p.clientOrderId, code: "withdrawn" });
+      this.rejected(p, symbol, "withdrawn", "business_reject");
+    }
+    if (withdrawn.length > 0) again.splice(0, again.length, ...again.filter((p) => !withdrawn.includes(p)));
     if (again.length === 0) return;
     const limit = this.d.maxEntryResends ?? 2;
     if (resendRound >= limit) {

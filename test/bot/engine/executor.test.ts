@@ -149,6 +149,35 @@ describe("OrderExecutor places", () => {
     expect(s.tracker.all()).toHaveLength(15);
   });
 
+  it("does not resend a journal_intent_not_durable entry once the market no longer takes orders", async () => {
+    const h = clientHarness();
+    let halted = false;
+    const s = setup(h, { mayPlace: () => (halted ? { ok: false, reason: "risk_halt" } : { ok: true }) });
+    h.transport.on("POST", /^\/api\/orders\/place-batch$/, () => {
+      halted = true; // entry 0's fill (or a kill) trips a halt during the request
+      return json(201, { results: [{ ...accepted("o1"), success: true }, { success: false, code: "journal_intent_not_durable", message: "busy", details: { retryable: true } }] });
+    });
+    h.transport.on("POST", /^\/api\/orders\/place$/, json(201, accepted("o2")));
+    await s.ex.execute([], [quote(500_000n), quote(490_000n)], { symbol: "MKT", signing: MARKET });
+    expect(h.transport.count("POST", /\/api\/orders\/place$/)).toBe(0);
+    expect(s.tracker.get("t1-0-sess-2")).toMatchObject({ state: "rejected" });
+  });
+
+  it("a place the client would resend after a 429 wait is withdrawn when the market closed meanwhile", async () => {
+    const h = clientHarness();
+    let closed = false;
+    const s = setup(h, { mayPlace: () => (closed ? { ok: false, reason: "closing" } : { ok: true }) });
+    h.transport.on("POST", /^\/api\/orders\/place$/, envelope(429, "rate_limited", { retryAfterSec: 30 }, { "retry-after": "30" }));
+    const p = s.ex.execute([], [quote(500_000n)], { symbol: "MKT", signing: MARKET });
+    await h.clock.advance(1_000);
+    closed = true; // the pull time before closesAt passes while the client waits out the 429
+    await h.clock.advance(40_000);
+    const r = await p;
+    expect(h.transport.count("POST", /\/api\/orders\/place$/)).toBe(1);
+    expect(r).toMatchObject({ placesSent: 1, placesAccepted: 0 });
+    expect(s.tracker.get("t1-0-sess-1")).toMatchObject({ state: "rejected" });
+  });
+
   it("sends nothing the market does not allow now", async () => {
     const h = clientHarness();
     const s = setup(h, { mayPlace: () => ({ ok: false, reason: "closing" }) });
