@@ -25,7 +25,7 @@ import type { DesiredQuote, StrategyContext } from "../src/bot/quotes.js";
 import { netExposure } from "../src/bot/quotes.js";
 import { ONE } from "../src/core/money.js";
 import { buildQuotes, isQuotingPhase } from "./build.js";
-import { TICK_PROB, historyPrice, recordMid, referencePrice, volatility, type MidHistory } from "./lib.js";
+import { TICK_PROB, historyPrice, recordHistory, referencePrice, volatility, type MidHistory } from "./lib.js";
 import { commonParamsShape, sizeParam } from "./params.js";
 import type { Strategy } from "./types.js";
 
@@ -102,8 +102,8 @@ export const avellanedaStoikov: Strategy<AvellanedaStoikovParams, AvellanedaStoi
   description: "reservation price and optimal spread from risk aversion, arrival intensity and volatility, horizon at closesAt",
   paramsSchema: avellanedaStoikovParamsSchema,
   reduce(prev: AvellanedaStoikovState | undefined, ctx: Ctx): AvellanedaStoikovState {
-    const mid = historyPrice(ctx.book, ctx.params.reference, ctx.recentTrades, prev);
-    return recordMid(prev, ctx.nowMs, mid, ctx.params.volWindowMs, ctx.params.maxSamples);
+    const taken = historyPrice(ctx.book, ctx.params.reference, ctx.recentTrades, prev);
+    return recordHistory(prev, ctx.nowMs, taken, ctx.params.volWindowMs, ctx.params.maxSamples);
   },
   quote(ctx: Ctx): DesiredQuote[] {
     if (!isQuotingPhase(ctx.phase)) return [];

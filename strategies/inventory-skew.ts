@@ -16,7 +16,7 @@ import type { DesiredQuote, StrategyContext } from "../src/bot/quotes.js";
 import { netExposure } from "../src/bot/quotes.js";
 import { ONE } from "../src/core/money.js";
 import { buildQuotes, isQuotingPhase } from "./build.js";
-import { TICK_PROB, historyPrice, recordMid, referencePrice, volatility, type MidHistory } from "./lib.js";
+import { TICK_PROB, historyPrice, recordHistory, referencePrice, volatility, type MidHistory } from "./lib.js";
 import { commonParamsShape, sizeParam } from "./params.js";
 import type { Strategy } from "./types.js";
 
@@ -65,8 +65,8 @@ export const inventorySkew: Strategy<InventorySkewParams, InventorySkewState> = 
   paramsSchema: inventorySkewParamsSchema,
   reduce(prev: InventorySkewState | undefined, ctx: Ctx): InventorySkewState {
     // History only from the market (no fallback constant: it would fake a calm market).
-    const mid = historyPrice(ctx.book, ctx.params.reference, ctx.recentTrades, prev);
-    return recordMid(prev, ctx.nowMs, mid, ctx.params.volWindowMs, ctx.params.maxSamples);
+    const taken = historyPrice(ctx.book, ctx.params.reference, ctx.recentTrades, prev);
+    return recordHistory(prev, ctx.nowMs, taken, ctx.params.volWindowMs, ctx.params.maxSamples);
   },
   quote(ctx: Ctx): DesiredQuote[] {
     if (!isQuotingPhase(ctx.phase)) return [];

@@ -72,17 +72,29 @@ export function referencePrice(book: BookView, kind: ReferenceKind, recentTrades
 
 /**
  * The price a volatility history records this cycle: the book's mid (or microprice), else the
- * newest public trade only when it printed after the history's last sample, else nothing. A
- * price carried over from an old trade (or a constant fallback) would be sampled again and again
- * and read as a calm market.
+ * newest public trade only when it printed after the last trade the history took (both platform
+ * times: the engine's clock may differ), else nothing. A price carried over from an old trade (or
+ * a constant fallback) would be sampled again and again and read as a calm market.
  */
-export function historyPrice(book: BookView, kind: ReferenceKind, recentTrades: readonly TradeView[], prev: MidHistory | undefined): number | null {
+export function historyPrice(book: BookView, kind: ReferenceKind, recentTrades: readonly TradeView[], prev: MidHistory | undefined): { price: number | null; tradeTs?: number } {
   const fromBook = kind === "microprice" ? microPrice(book) : midPrice(book);
-  if (fromBook !== null) return fromBook;
+  if (fromBook !== null) return { price: fromBook };
   const newest = recentTrades[recentTrades.length - 1];
-  const lastSample = prev?.samples[prev.samples.length - 1];
-  if (newest !== undefined && (lastSample === undefined || newest.ts > lastSample.ts)) return toProb(newest.price);
-  return null;
+  if (newest !== undefined && (prev?.lastTradeTs === undefined || newest.ts > prev.lastTradeTs)) return { price: toProb(newest.price), tradeTs: newest.ts };
+  return { price: null };
+}
+
+/** The reducer step of the volatility strategies: `recordMid` of `historyPrice`, remembering the trade taken. */
+export function recordHistory(
+  prev: MidHistory | undefined,
+  nowMs: number,
+  taken: { price: number | null; tradeTs?: number },
+  windowMs: number,
+  maxSamples: number,
+): MidHistory {
+  const next = recordMid(prev, nowMs, taken.price, windowMs, maxSamples);
+  const lastTradeTs = taken.tradeTs ?? prev?.lastTradeTs;
+  return lastTradeTs === undefined ? next : { ...next, lastTradeTs };
 }
 
 /** A probability to a grid price rounded DOWN (bids). Null for NaN/Infinity. Not yet clamped. */
@@ -134,6 +146,8 @@ export interface MidSample {
 /** Reducer state: reference prices seen, oldest first, inside a sliding window. */
 export interface MidHistory {
   samples: readonly MidSample[];
+  /** Platform time of the newest public trade taken as a sample (one-sided books). */
+  lastTradeTs?: number;
 }
 
 /**

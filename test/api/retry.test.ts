@@ -133,7 +133,7 @@ describe("429 (spec 7.4 rule 2): wait exactly Retry-After, for any method", () =
 
   it("a resend the caller still wants goes ahead (stillWanted true)", async () => {
     const { clock, transport, client } = harness();
-    transport.enqueue(envelope(503, "trading_temporarily_unavailable", { retryAfterSec: 1 }), json(201, examplePlacement()));
+    transport.enqueue(envelope(503, "trading_temporarily_unavailable"), json(201, examplePlacement()));
     const out = await settle(clock, client.orders.place(examplePlaceBody(), { stillWanted: () => true }));
     expect(out.outcome).toBe("accepted");
     expect(transport.requests).toHaveLength(2);

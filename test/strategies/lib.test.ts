@@ -4,6 +4,7 @@ import {
   clampBid,
   historyPrice,
   microPrice,
+  recordHistory,
   midPrice,
   recordMid,
   referencePrice,
@@ -120,15 +121,20 @@ describe("mid history and volatility", () => {
 describe("historyPrice (what a volatility history records)", () => {
   const empty = { bids: [], asks: [], updatedAtMs: 0 };
   it("takes the book's mid when the book has one, whatever the tape says", () => {
-    expect(historyPrice(BOOK, "mid", [trade("0.9", 5)], undefined)).toBe(midPrice(BOOK));
+    expect(historyPrice(BOOK, "mid", [trade("0.9", 5)], undefined)).toEqual({ price: midPrice(BOOK) });
   });
-  it("takes the newest public trade only when it printed after the last sample", () => {
-    const prev = recordMid(undefined, 1_000, 0.5, 60_000, 100);
-    expect(historyPrice(empty, "mid", [trade("0.4", 900), trade("0.45", 1_500)], prev)).toBeCloseTo(0.45, 12);
-    // The same trade again next cycle: nothing new to record (a stale price would fake calm).
-    const after = recordMid(prev, 2_000, 0.45, 60_000, 100);
-    expect(historyPrice(empty, "mid", [trade("0.4", 900), trade("0.45", 1_500)], after)).toBeNull();
-    expect(historyPrice(empty, "mid", [], undefined)).toBeNull();
+  it("takes the newest public trade once: a repeat of the same trade is not sampled again", () => {
+    const tape = [trade("0.4", 900), trade("0.45", 1_500)];
+    const first = historyPrice(empty, "mid", tape, undefined);
+    expect(first.price).toBeCloseTo(0.45, 12);
+    expect(first.tradeTs).toBe(1_500);
+    // The engine's clock is 10 s behind the platform's: still compared platform time to platform time.
+    const h = recordHistory(undefined, -8_500, first, 60_000, 100);
+    expect(h.lastTradeTs).toBe(1_500);
+    expect(historyPrice(empty, "mid", tape, h)).toEqual({ price: null });
+    const later = recordHistory(h, -8_000, { price: null }, 60_000, 100);
+    expect(later.lastTradeTs).toBe(1_500);
+    expect(historyPrice(empty, "mid", [...tape, trade("0.47", 1_600)], later).price).toBeCloseTo(0.47, 12);
+    expect(historyPrice(empty, "mid", [], undefined)).toEqual({ price: null });
   });
 });
-

@@ -6,6 +6,7 @@
 import type { PartnerClient, SecretLike, SocketConnector } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
+import { DEFAULT_TIMEOUT_MS } from "../../api/index.js";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../log/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
@@ -72,6 +73,8 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
       observer: p.observer,
       risk: p.risk,
       registry: p.registry,
+      // A book read up to the staleness limit old (plus the request's own time) may still be quoted from.
+      bookHistoryMs: config.risk.staleDataSec * 1000 + DEFAULT_TIMEOUT_MS,
       data: p.data,
       trades: p.trades,
       ledger: p.ledger,

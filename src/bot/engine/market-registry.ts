@@ -114,9 +114,12 @@ export class MarketRegistry {
     return p;
   }
 
-  maySend(symbol: string, postOnly: boolean, nowMs = this.o.clock.now()): SendVerdict | { ok: false; reason: "unknown_market" } {
+  /** May an order leave on `symbol` now (selected, its phase allows it, and assigned to `walletIndex` when given)? */
+  maySend(symbol: string, postOnly: boolean, walletIndex?: number, nowMs = this.o.clock.now()): SendVerdict | { ok: false; reason: "unknown_market" | "not_assigned" } {
     const e = this.entries.get(symbol);
     if (e === undefined || !e.selected) return { ok: false, reason: "unknown_market" };
+    // A refresh may have moved the market to another wallet between two batches of this one.
+    if (walletIndex !== undefined && e.wallet !== walletIndex) return { ok: false, reason: "not_assigned" };
     return maySendOrder(e.row, nowMs, { pullBeforeCloseMs: this.o.pullBeforeCloseMs }, { postOnly });
   }
 

@@ -42,7 +42,9 @@ export class WalletOrders {
       d.observer.onEvent({ type: "drift", wallet: d.wallet, kind: "fills", count: 1 });
       d.log.warn({ market: f.marketId, orderId: f.orderId, tradeId: f.tradeId, fields: r.fields }, "fill sources disagree: kept the platform's trade row");
     }
-    if (f.source !== "stream") {
+    // A row the ledger already had told the tracker already (or sits in its buffer as a frame):
+    // sending it again would re-buffer an unknown order and read it again after every trade pull.
+    if (f.source !== "stream" && r.status !== "duplicate") {
       const fact = { tradeId: f.tradeId, orderId: f.orderId, qty: f.qty, ts: f.ts };
       this.track({ kind: "trade", fill: f.clientOrderId === undefined ? fact : { ...fact, clientOrderId: f.clientOrderId } });
     }

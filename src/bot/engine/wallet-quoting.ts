@@ -82,7 +82,7 @@ export class WalletQuoting {
   mayPlace(symbol: string, postOnly: boolean): { ok: true } | { ok: false; reason: string } {
     if (!this.quoting || this.p.clock.now() < this.pausedUntil) return { ok: false, reason: "not_quoting" };
     if (this.p.risk.allowPlace?.(this.p.wallet, this.p.name, symbol) === false) return { ok: false, reason: "risk_halt" };
-    return this.p.registry.maySend(symbol, postOnly);
+    return this.p.registry.maySend(symbol, postOnly, this.p.index);
   }
 
   /** The wallet is still onboarding (an answer of the executor): no orders for `ms`, then cycle everything. */

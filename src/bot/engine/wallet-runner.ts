@@ -133,7 +133,7 @@ export class WalletRunner {
       // Memory stays bounded: settled orders and old book history are forgotten.
       prune: (now) => {
         this.tracker.prune(now - PRUNE_AFTER_MS);
-        this.own.prune(now - 60_000);
+        this.own.prune(now - Math.max(60_000, o.bookHistoryMs ?? 0));
         this.quoting.forgetStates();
       },
     });

@@ -50,6 +50,11 @@ export interface WalletRunnerOptions {
   instanceId: string;
   sessionStartMs: number;
   tuning: EngineTuning;
+  /**
+   * How far back the own-order history must reach: the oldest book snapshot quotes may still be
+   * built from (staleness limit plus a request timeout). At least 60 s is kept.
+   */
+  bookHistoryMs?: number;
   /** Monotonic ms for latency figures only (never for decisions). */
   monotonic: () => number;
   /** Shared with the book source. */

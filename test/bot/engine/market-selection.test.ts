@@ -125,6 +125,9 @@ describe("MarketRegistry refresh", () => {
     });
     await reg.refreshSelection();
     expect(reg.phase("AAA")!.phase).toBe("open");
+    expect(reg.maySend("AAA", true, 0)).toEqual({ ok: true });
+    // Assigned to wallet 0: another wallet may not place there (a refresh can move a market).
+    expect(reg.maySend("AAA", true, 1)).toEqual({ ok: false, reason: "not_assigned" });
     expect(reg.nextBoundary("AAA")).toBe(closesAt - 60_000);
     await clock.advanceTo(closesAt - 60_000);
     expect(reg.phase("AAA")!.phase).toBe("pull");
