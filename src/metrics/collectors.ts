@@ -3,7 +3,8 @@
  * halts, readiness, the engine's orders, positions and PnL) and set the matching metrics.
  * Counters read this way hold totals kept by their source, so they are reset and set to the
  * source's value (the source never goes back). Series whose source disappeared disappear with
- * the reset (a market no longer followed leaves no gauge behind).
+ * the reset (a market no longer followed leaves no gauge behind). Live quotes, positions and
+ * market halts take market labels (those markets are in use); PnL only reads them.
  */
 import type { BreakerStats } from "../api/breaker.js";
 import type { TrackerCounters } from "../bot/order-tracker-types.js";
@@ -107,9 +108,13 @@ function refreshEngine(m: DaemonMetrics, e: EngineStateSource): void {
     const outcome = Number.isInteger(p.outcome) && p.outcome >= 0 && p.outcome < 64 ? String(p.outcome) : "other";
     m.position.inc({ ...wm(p.wallet, p.market), outcome }, microsToNumber(p.qty));
   }
+  // PnL is kept for every market ever traded: it never takes a label (that would pin the label
+  // of a market long gone). A market without one, released or past the cap, sums into "other",
+  // so the sum over markets stays the wallet's total.
   for (const p of e.pnl()) {
-    m.realisedPnl.inc(wm(p.wallet, p.market), microsToNumber(p.realised));
-    m.unrealisedPnl.inc(wm(p.wallet, p.market), microsToNumber(p.unrealised));
+    const l = { wallet: m.labels.wallet(p.wallet), market: m.labels.marketIfLabelled(p.market) };
+    m.realisedPnl.inc(l, microsToNumber(p.realised));
+    m.unrealisedPnl.inc(l, microsToNumber(p.unrealised));
   }
   for (const d of e.dailyPnl()) m.dailyPnl.inc({ wallet: m.labels.wallet(d.wallet) }, microsToNumber(d.pnl));
 }

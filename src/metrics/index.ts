@@ -33,4 +33,12 @@ export {
   type LabelGuardOptions,
   type WalletLabelSource,
 } from "./labels.js";
+export {
+  DEFAULT_MARKET_GRACE_MS,
+  MarketLabels,
+  type MarketLabelsOptions,
+  type MarketSlotChange,
+  type MarketSlotState,
+} from "./market-labels.js";
+export { MarketSeries } from "./market-series.js";
 export { ROUTE_TEMPLATES, routeTemplate } from "./routes.js";

@@ -4,8 +4,9 @@
  *
  * - wallet: the configured wallet NAME (an address given instead is mapped to its name); a
  *   wallet not in the config is "other". Never the address, never a key.
- * - market: a symbol-shaped value (not 0x-hex), at most `maxMarkets` distinct ones (first come);
- *   past the cap or malformed: "other".
+ * - market: a symbol-shaped value (not 0x-hex), at most `maxMarkets` at once; slots follow the
+ *   markets in use and are recycled once a market is left (market-labels.ts); past the cap or
+ *   malformed: "other".
  * - code: an error code of the catalogue (src/wire/codes.ts); `too_many_<field>` is "too_many";
  *   anything else is "other".
  * - status: the HTTP status as digits, "error" when no answer arrived.
@@ -15,8 +16,9 @@
  */
 import { redactSecrets } from "../log/redact.js";
 import { TOO_MANY_PATTERN, lookupCode } from "../wire/codes.js";
+import { MarketLabels, OTHER } from "./market-labels.js";
 
-export const OTHER = "other";
+export { OTHER };
 
 function secretFree(value: string): boolean {
   return redactSecrets(value) === value;
@@ -55,13 +57,18 @@ export interface WalletLabelSource {
 
 export interface LabelGuardOptions {
   wallets: readonly WalletLabelSource[];
-  /** Distinct market labels allowed (default 200). */
+  /** Market labels held at once (default 200). */
   maxMarkets?: number;
+  /** How long a market out of use keeps its label and gauges when no other market needs it (default 5 min). */
+  marketGraceMs?: number;
+  /** Time source for that grace period. */
+  now?: () => number;
 }
 
 export class LabelGuard {
   private readonly walletNames = new Map<string, string>();
-  private readonly markets: BoundedValues;
+  /** The market label's slots (recycled once DaemonMetrics tracks the markets in use). */
+  readonly markets: MarketLabels;
   private readonly buckets = new BoundedValues(64, /^[a-z0-9][a-z0-9-]{0,47}$/);
 
   constructor(opts: LabelGuardOptions) {
@@ -70,7 +77,12 @@ export class LabelGuard {
       this.walletNames.set(w.name, w.name);
       if (w.address !== undefined) this.walletNames.set(w.address.toLowerCase(), w.name);
     }
-    this.markets = new BoundedValues(opts.maxMarkets ?? 200, MARKET_RE);
+    this.markets = new MarketLabels({
+      cap: opts.maxMarkets ?? 200,
+      accept: (raw) => MARKET_RE.test(raw) && secretFree(raw),
+      graceMs: opts.marketGraceMs,
+      now: opts.now,
+    });
   }
 
   wallet(idOrAddress: string | undefined): string {
@@ -83,8 +95,14 @@ export class LabelGuard {
     return [...new Set(this.walletNames.values())].sort();
   }
 
+  /** A market's label, taking a slot for it when one is free or can be freed. */
   market(symbol: string | undefined): string {
-    return this.markets.value(symbol);
+    return this.markets.label(symbol);
+  }
+
+  /** A market's label if it holds one (live or idle), else "other"; never takes a slot. */
+  marketIfLabelled(symbol: string | undefined): string {
+    return this.markets.peek(symbol);
   }
 
   /** A rate-table bucket id (ids are code constants; bounded anyway). */

@@ -9,7 +9,7 @@ import type { FillRoleView } from "../bot/fill-ledger.js";
 import { LIMIT_REASONS } from "../bot/risk/limits.js";
 import type { HaltChange } from "../bot/risk/types.js";
 import { microsToNumber, notional, type Micros } from "../core/money.js";
-import { methodLabel, oneOf, statusLabel } from "./labels.js";
+import { OTHER, methodLabel, oneOf, statusLabel } from "./labels.js";
 import type { DaemonMetrics } from "./registry.js";
 import { routeTemplate } from "./routes.js";
 
@@ -56,7 +56,10 @@ export interface EngineEvents {
   httpRequest(e: HttpRequestEvent): void;
   /** One quoting cycle done (also the liveness heartbeat). */
   cycle(durationMs: number, nowMs: number): void;
-  /** A market no longer quoted: drop its gauges so they do not linger. */
+  /**
+   * The wallet no longer follows the market (no quotes, nothing held): drop its gauges now; its
+   * label is released once no wallet follows it (market-labels.ts).
+   */
   forgetMarket(wallet: string, market: string): void;
 }
 
@@ -73,6 +76,7 @@ export class MetricsObserver implements EngineEvents {
   }
 
   liveQuotes(wallet: string, market: string, live: { buy: number; sell: number }): void {
+    this.m.marketSeries.follow(wallet, market);
     const l = this.wm(wallet, market);
     this.m.liveQuotes.set({ ...l, side: "buy" }, live.buy);
     this.m.liveQuotes.set({ ...l, side: "sell" }, live.sell);
@@ -103,6 +107,7 @@ export class MetricsObserver implements EngineEvents {
   }
 
   position(wallet: string, market: string, outcome: number, qty: Micros): void {
+    this.m.marketSeries.follow(wallet, market);
     const l = this.wm(wallet, market);
     // Outcome indexes are small integers; anything else would be a bug upstream, not a label.
     const o = Number.isInteger(outcome) && outcome >= 0 && outcome < 64 ? String(outcome) : "other";
@@ -157,10 +162,16 @@ export class MetricsObserver implements EngineEvents {
   cycle(durationMs: number, nowMs: number): void {
     this.m.cycleDuration.observe(Math.max(0, durationMs) / 1000);
     this.m.lastCycle.set(nowMs / 1000);
+    // Cycles are the engine's heartbeat: notice markets going out of use between scrapes, so
+    // their grace period starts when they are left (throttled).
+    this.m.labels.markets.sweep(false);
   }
 
   forgetMarket(wallet: string, market: string): void {
-    const l = this.wm(wallet, market);
+    this.m.marketSeries.unfollow(wallet, market);
+    const l = { wallet: this.m.labels.wallet(wallet), market: this.m.labels.marketIfLabelled(market) };
+    // Unlabelled: its figures are folded into "other" with other markets' figures.
+    if (l.market === OTHER) return;
     for (const side of ["buy", "sell"]) this.m.liveQuotes.remove({ ...l, side });
     this.m.realisedPnl.remove(l);
     this.m.unrealisedPnl.remove(l);

@@ -9,7 +9,9 @@
  *
  * Names follow the Prometheus conventions (snake_case, `mm_` prefix, `_total` on counters only,
  * base units: seconds, shares, settlement-token units) and `promtool check metrics` passes on the
- * output (test/metrics/promtool.test.ts). Labels are bounded and secret-free (labels.ts).
+ * output (test/metrics/promtool.test.ts). Labels are bounded and secret-free (labels.ts); the
+ * market label's slots follow the markets in use and are recycled (market-labels.ts,
+ * market-series.ts).
  * docs/metrics.md describes each one.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
@@ -17,6 +19,7 @@ import type { Clock } from "../core/clock.js";
 import { microsToNumber, type Micros } from "../core/money.js";
 import { TRACKER_ANOMALY_KINDS, refreshScrapeMetrics, type ScrapeSources } from "./collectors.js";
 import { LabelGuard, type LabelGuardOptions } from "./labels.js";
+import { MarketSeries } from "./market-series.js";
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const WAIT_BUCKETS = [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
@@ -40,6 +43,8 @@ export class DaemonMetrics {
   readonly clock: Clock;
   /** Live objects read at scrape time; set them as the engine builds them. */
   readonly sources: ScrapeSources = {};
+  /** What the market label's slots follow, and the series pruned when one is freed. */
+  readonly marketSeries: MarketSeries;
 
   // ---- quoting and orders ----
   readonly liveQuotes: Gauge<WM | "side">;
@@ -86,8 +91,13 @@ export class DaemonMetrics {
   readonly streamFrameDelay: Histogram<"wallet">;
 
   constructor(opts: DaemonMetricsOptions) {
-    this.labels = new LabelGuard(opts);
+    this.labels = new LabelGuard({ ...opts, now: () => opts.clock.now() });
     this.clock = opts.clock;
+    this.marketSeries = new MarketSeries(this);
+    this.labels.markets.track(
+      () => this.marketSeries.inUse(),
+      () => this.marketSeries.changed(),
+    );
     const registers = [this.registry];
     const counter = <T extends string>(name: string, help: string, labelNames: readonly T[] = []): Counter<T> =>
       new Counter<T>({ name, help, labelNames, registers });
@@ -242,15 +252,23 @@ export class DaemonMetrics {
     Object.assign(this.sources, sources);
   }
 
-  /** Update the scrape metrics from their sources. */
+  /** Update the market label slots, then the scrape metrics from their sources. */
   refresh(): void {
-    refreshScrapeMetrics(this);
+    this.labels.markets.afterSweep(() => refreshScrapeMetrics(this));
   }
 
-  /** The exposition text of every metric (refreshing the scrape metrics first). */
+  /**
+   * The exposition text of every metric (refreshing the scrape metrics and removing the series
+   * of freed market labels first). Markets left have their final values in this text: their
+   * counters may go once their labels are given away.
+   */
   async scrape(): Promise<string> {
     this.refresh();
-    return this.registry.metrics();
+    await this.marketSeries.prune();
+    const left = this.labels.markets.unexported();
+    const text = await this.registry.metrics();
+    this.labels.markets.markExported(left);
+    return text;
   }
 
   get contentType(): string {

@@ -54,11 +54,19 @@ describe("label guards", () => {
       o.httpRequest({ method: "GET", path: `/api/orders/${i}/fills?cursor=${i}`, status: 200, durationMs: 1 });
       o.quotesDropped("w1", "MKT-1", `reason-${i}`);
     }
-    const json = await m.registry.getMetricsAsJSON();
+    await m.marketSeries.prune(); // removal runs in the background: let it finish
+    let json = await m.registry.getMetricsAsJSON();
     const values = (name: string) => json.find((x) => x.name === name)!.values;
-    expect(values("mm_orders_rejected_total").length).toBe(6); // 5 markets + other, one wallet (other), one code (other)
+    // None of these markets is followed (no quotes, no position): each new one takes the label of
+    // the one before. 5 hold a label, the 5 before them keep their counters until scraped.
+    expect(values("mm_orders_rejected_total").length).toBe(10); // one wallet (other), one code (other)
     expect(values("mm_http_request_duration_seconds").filter((v) => v.labels["route"] !== undefined && !("le" in v.labels)).length).toBe(2);
     expect(values("mm_risk_quotes_dropped_total").map((v) => v.labels["reason"])).toEqual(["other"]);
+    await m.scrape();
+    await m.marketSeries.prune();
+    json = await m.registry.getMetricsAsJSON();
+    // MKT-1 (its drops come every round) keeps coming back, so it keeps its series.
+    expect(values("mm_orders_rejected_total").map((v) => v.labels["market"])).toEqual(["MKT-1", "MKT-496", "MKT-497", "MKT-498", "MKT-499"]);
   });
 });
 
