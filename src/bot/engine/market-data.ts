@@ -7,7 +7,7 @@
  * (600/60 s) shared with the markets list and detail, so the poller takes a share of it
  * (`budgetPerMin`) and spreads that share evenly over the books: one request every
  * max(60 s / budgetPerMin, minBookIntervalMs / books). With a rate gate it also skips a turn when the
- * bucket has no room, rather than queueing behind other readers.
+ * bucket has no room, rather than queueing behind other readers (the schedule: round-robin.ts).
  *
  * Staleness: a book not refreshed for `staleAfterMs` (or never read that long after being tracked)
  * is stale; listeners hear it once when it goes stale and again (as an update) when it recovers.
@@ -15,6 +15,7 @@
  */
 import type { MarketsApi } from "../../api/index.js";
 import type { Clock, TimerHandle } from "../../core/clock.js";
+import { RoundRobin } from "./round-robin.js";
 import { parseMicros } from "../../core/money.js";
 import type { Logger } from "../../log/index.js";
 import type { Orderbook } from "../../wire/index.js";
@@ -101,11 +102,7 @@ function sameLevels(a: readonly BookLevel[], b: readonly BookLevel[]): boolean {
 
 export class RestBookPoller implements MarketDataSource {
   private readonly entries = new Map<string, Entry>();
-  /** Rotation order of entry keys. */
-  private order: string[] = [];
-  private cursor = 0;
-  private running = false;
-  private timer: TimerHandle | undefined;
+  private readonly rotation: RoundRobin;
   private staleTimer: TimerHandle | undefined;
   private readonly updateListeners = new Set<BookListener>();
   private readonly staleListeners = new Set<StaleListener>();
@@ -115,6 +112,17 @@ export class RestBookPoller implements MarketDataSource {
   constructor(private readonly o: RestPollerOptions) {
     if (!(o.budgetPerMin > 0)) throw new RangeError("budgetPerMin must be positive");
     this.seq = o.seq ?? new EventSeq();
+    this.rotation = new RoundRobin({
+      clock: o.clock,
+      budgetPerMin: o.budgetPerMin,
+      minKeyIntervalMs: o.minBookIntervalMs,
+      ...(o.room !== undefined ? { room: o.room } : {}),
+      read: (k) => {
+        const e = this.entries.get(k);
+        return e === undefined ? Promise.resolve() : this.read(e);
+      },
+      onSkip: () => (this.counters.skippedNoRoom += 1),
+    });
   }
 
   track(symbol: string, outcomes: readonly number[]): void {
@@ -129,10 +137,7 @@ export class RestBookPoller implements MarketDataSource {
       fresh.push(k);
     }
     // New books are read next: a market just selected should not wait a full rotation.
-    if (fresh.length > 0) {
-      this.order.splice(this.cursor, 0, ...fresh);
-      this.kick();
-    }
+    this.rotation.add(fresh);
   }
 
   untrack(symbol: string): void {
@@ -141,11 +146,7 @@ export class RestBookPoller implements MarketDataSource {
 
   private remove(k: string): void {
     this.entries.delete(k);
-    const i = this.order.indexOf(k);
-    if (i >= 0) {
-      this.order.splice(i, 1);
-      if (i < this.cursor) this.cursor -= 1;
-    }
+    this.rotation.remove(k);
   }
 
   book(symbol: string, outcome: number): BookSnapshot | undefined {
@@ -180,64 +181,19 @@ export class RestBookPoller implements MarketDataSource {
 
   /** Time between two requests. */
   get tickMs(): number {
-    const n = Math.max(1, this.order.length);
-    return Math.max(60_000 / this.o.budgetPerMin, this.o.minBookIntervalMs / n);
+    return this.rotation.tickMs;
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(0);
-    const every = this.o.staleCheckMs ?? 1_000;
-    this.staleTimer = this.o.clock.setInterval(() => this.checkStale(), every);
+    if (this.staleTimer !== undefined) return;
+    this.rotation.start();
+    this.staleTimer = this.o.clock.setInterval(() => this.checkStale(), this.o.staleCheckMs ?? 1_000);
   }
 
   stop(): void {
-    this.running = false;
-    this.o.clock.clearTimeout(this.timer);
+    this.rotation.stop();
     this.o.clock.clearInterval(this.staleTimer);
-    this.timer = undefined;
     this.staleTimer = undefined;
-  }
-
-  private busy = false;
-  private idle = false;
-
-  private kick(): void {
-    if (this.running && this.idle && !this.busy) {
-      this.idle = false;
-      this.o.clock.clearTimeout(this.timer);
-      this.schedule(0);
-    }
-  }
-
-  private schedule(ms: number): void {
-    if (!this.running) return;
-    this.timer = this.o.clock.setTimeout(() => void this.tick(), Math.max(0, ms));
-  }
-
-  private async tick(): Promise<void> {
-    this.timer = undefined;
-    if (!this.running || this.busy) return;
-    if (this.order.length === 0) {
-      this.idle = true;
-      return;
-    }
-    const started = this.o.clock.now();
-    this.busy = true;
-    try {
-      if (this.cursor >= this.order.length) this.cursor = 0;
-      const k = this.order[this.cursor]!;
-      this.cursor += 1;
-      const e = this.entries.get(k);
-      if (e !== undefined) {
-        if (this.o.room !== undefined && this.o.room() < 1) this.counters.skippedNoRoom += 1;
-        else await this.read(e);
-      }
-    } finally {
-      this.busy = false;
-    }
-    this.schedule(started + this.tickMs - this.o.clock.now());
   }
 
   private async read(e: Entry): Promise<void> {

@@ -6,7 +6,7 @@
  * spec 8.2 (240/60 s, shared with price history), so the feed takes a share of it
  * (`budgetPerMin`) and spreads it over the markets: one request every
  * max(60 s / budgetPerMin, minMarketIntervalMs / markets). With a rate gate it skips a turn when
- * the bucket has no room rather than queueing behind other readers.
+ * the bucket has no room rather than queueing behind other readers (the schedule: round-robin.ts).
  *
  * Each read asks for the newest page (newest first, docs/spec-gaps.md "Market trades paging")
  * after the newest trade already held (1 ms earlier, so equal timestamps are re-read and deduped
@@ -32,11 +32,12 @@
  */
 import type { MarketsApi } from "../../api/index.js";
 import { complementPrice } from "../../core/amounts.js";
-import type { Clock, TimerHandle } from "../../core/clock.js";
+import type { Clock } from "../../core/clock.js";
 import { tryParseMicros } from "../../core/money.js";
 import type { Logger } from "../../log/index.js";
 import { trade as tradeShape, type Trade } from "../../wire/index.js";
 import type { TradeView } from "../quotes.js";
+import { RoundRobin } from "./round-robin.js";
 
 /** Largest page of `GET /api/markets/{symbol}/trades` (spec 4.3). */
 export const TRADES_PAGE_MAX = 200;
@@ -103,13 +104,7 @@ export function tradeViewOf(t: Trade, outcomeCount: number): { list: number; vie
 
 export class RestTradeFeed implements TradeSource {
   private readonly entries = new Map<string, Entry>();
-  /** Rotation order of symbols. */
-  private order: string[] = [];
-  private cursor = 0;
-  private running = false;
-  private timer: TimerHandle | undefined;
-  private busy = false;
-  private idle = false;
+  private readonly rotation: RoundRobin;
   /** Ids remembered per market: two pages cover any page the platform can send again. */
   private readonly seenCap = 2 * TRADES_PAGE_MAX;
   readonly counters = { requests: 0, errors: 0, skippedNoRoom: 0, trades: 0, badRows: 0 };
@@ -117,6 +112,17 @@ export class RestTradeFeed implements TradeSource {
   constructor(private readonly o: TradeFeedOptions) {
     if (!(o.budgetPerMin >= 0)) throw new RangeError("budgetPerMin must be >= 0");
     if (!(o.maxTrades >= 1)) throw new RangeError("maxTrades must be >= 1");
+    this.rotation = new RoundRobin({
+      clock: o.clock,
+      budgetPerMin: o.budgetPerMin,
+      minKeyIntervalMs: o.minMarketIntervalMs,
+      ...(o.room !== undefined ? { room: o.room } : {}),
+      read: (symbol) => {
+        const e = this.entries.get(symbol);
+        return e === undefined ? Promise.resolve() : this.read(e);
+      },
+      onSkip: () => (this.counters.skippedNoRoom += 1),
+    });
   }
 
   /** Follow a market's trades (a new outcome count starts it afresh). */
@@ -127,17 +133,11 @@ export class RestTradeFeed implements TradeSource {
     this.entries.set(symbol, { symbol, outcomeCount, lists, seen: new Set(), seenOrder: [], newestMs: undefined, warnedAt: undefined });
     if (had !== undefined) return;
     // A market just selected is read next, not after a full rotation.
-    this.order.splice(this.cursor, 0, symbol);
-    this.kick();
+    this.rotation.add([symbol]);
   }
 
   untrack(symbol: string): void {
-    if (!this.entries.delete(symbol)) return;
-    const i = this.order.indexOf(symbol);
-    if (i >= 0) {
-      this.order.splice(i, 1);
-      if (i < this.cursor) this.cursor -= 1;
-    }
+    if (this.entries.delete(symbol)) this.rotation.remove(symbol);
   }
 
   recent(symbol: string, outcome: number): readonly TradeView[] {
@@ -149,58 +149,15 @@ export class RestTradeFeed implements TradeSource {
 
   /** Time between two requests. */
   get tickMs(): number {
-    const n = Math.max(1, this.order.length);
-    return Math.max(60_000 / this.o.budgetPerMin, this.o.minMarketIntervalMs / n);
+    return this.rotation.tickMs;
   }
 
   start(): void {
-    if (this.running || this.o.budgetPerMin === 0) return;
-    this.running = true;
-    this.schedule(0);
+    this.rotation.start();
   }
 
   stop(): void {
-    this.running = false;
-    this.o.clock.clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private kick(): void {
-    if (this.running && this.idle && !this.busy) {
-      this.idle = false;
-      this.o.clock.clearTimeout(this.timer);
-      this.schedule(0);
-    }
-  }
-
-  private schedule(ms: number): void {
-    if (!this.running) return;
-    this.o.clock.clearTimeout(this.timer);
-    this.timer = this.o.clock.setTimeout(() => void this.tick(), Math.max(0, ms));
-  }
-
-  private async tick(): Promise<void> {
-    this.timer = undefined;
-    if (!this.running || this.busy) return;
-    if (this.order.length === 0) {
-      this.idle = true;
-      return;
-    }
-    const started = this.o.clock.now();
-    this.busy = true;
-    try {
-      if (this.cursor >= this.order.length) this.cursor = 0;
-      const symbol = this.order[this.cursor]!;
-      this.cursor += 1;
-      const e = this.entries.get(symbol);
-      if (e !== undefined) {
-        if (this.o.room !== undefined && this.o.room() < 1) this.counters.skippedNoRoom += 1;
-        else await this.read(e);
-      }
-    } finally {
-      this.busy = false;
-    }
-    this.schedule(started + this.tickMs - this.o.clock.now());
+    this.rotation.stop();
   }
 
   private async read(e: Entry): Promise<void> {
