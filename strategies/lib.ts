@@ -78,8 +78,9 @@ export function referencePrice(book: BookView, kind: ReferenceKind, recentTrades
  */
 export function historyPrice(book: BookView, kind: ReferenceKind, recentTrades: readonly TradeView[], prev: MidHistory | undefined): { price: number | null; tradeTs?: number } {
   const fromBook = kind === "microprice" ? microPrice(book) : midPrice(book);
-  if (fromBook !== null) return { price: fromBook };
   const newest = recentTrades[recentTrades.length - 1];
+  // A trade printed while the book priced the history is already in it (through the book).
+  if (fromBook !== null) return newest === undefined ? { price: fromBook } : { price: fromBook, tradeTs: newest.ts };
   if (newest !== undefined && (prev?.lastTradeTs === undefined || newest.ts > prev.lastTradeTs)) return { price: toProb(newest.price), tradeTs: newest.ts };
   return { price: null };
 }

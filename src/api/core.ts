@@ -189,8 +189,6 @@ export class ApiCore {
     let rateRetries = 0;
     let resends = 0;
     for (;;) {
-      // Every pass after the first is a resend of a request nothing recorded (see the branches below).
-      if (attempts > 0 && spec.stillWanted?.() === false) throw this.withdrawn(spec, attempts);
       const permit = this.breaker.tryAcquire({ riskReducing: spec.riskReducing === true });
       if (!permit.ok) throw this.circuitOpen(spec, permit.retryAfterMs, attempts);
       attempts += 1;
@@ -202,6 +200,12 @@ export class ApiCore {
       } catch (e) {
         this.breaker.release(permit.probe);
         throw e;
+      }
+      // Asked right before the request leaves, after any wait (a first send queued behind the gate,
+      // or a resend: every pass after the first follows an answer that recorded nothing).
+      if (spec.stillWanted?.() === false) {
+        this.breaker.release(permit.probe);
+        throw this.withdrawn(spec, attempts);
       }
 
       let res: HttpResponse;

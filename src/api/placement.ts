@@ -40,12 +40,23 @@ export type WireOrder = WireSignedOrder;
  */
 export type { PlaceRequestBody };
 
-export interface PlaceOptions extends CallOptions {
+/** What a place and a place-batch also take (see PlaceOptions.stillWanted). */
+export interface PlaceCallOptions extends CallOptions {
+  /**
+   * Asked right before each request leaves, after any wait (the rate gate, a 429's Retry-After, a
+   * nothing-recorded answer): false ends the call with a local `withdrawn` error instead. Every
+   * resend follows an answer that recorded nothing, so a withdrawn order was not placed. For
+   * orders whose market may have closed, or whose wallet was halted, in the meantime.
+   */
+  stillWanted?: () => boolean;
+}
+
+export interface PlaceOptions extends PlaceCallOptions {
   /** The EIP-712 order hash computed when signing; carried into an unknown outcome for lookup. */
   orderHash?: string;
 }
 
-export interface PlaceBatchOptions extends CallOptions {
+export interface PlaceBatchOptions extends PlaceCallOptions {
   /** One per order, in request order. */
   orderHashes?: readonly (string | undefined)[];
 }

@@ -35,13 +35,6 @@ export type WriteResult<T> = Ok<T> | Rejected;
 export interface CallOptions {
   /** Aborts the request and any wait between attempts. */
   signal?: AbortSignal;
-  /**
-   * Asked before the client sends the same request again by itself (after a 429's wait, a
-   * nothing-recorded answer or a connection that never carried it): false ends the call with a
-   * local `withdrawn` error instead. Only ever asked when nothing was recorded, so a withdrawn
-   * write certainly did not happen. For orders whose market may have closed meanwhile.
-   */
-  stillWanted?: () => boolean;
 }
 
 /** A JSON object whose shape the spec does not show: passed through as is. */

@@ -123,12 +123,20 @@ describe("429 (spec 7.4 rule 2): wait exactly Retry-After, for any method", () =
     const { clock, transport, client } = harness();
     transport.enqueue(rateLimited(3), json(201, examplePlacement()));
     let asked = 0;
-    const e = (await rejectionOf(clock, client.orders.place(examplePlaceBody(), { stillWanted: () => (asked++, false) }))) as ApiError;
+    const e = (await rejectionOf(clock, client.orders.place(examplePlaceBody(), { stillWanted: () => ++asked === 1 }))) as ApiError;
     expect(e).toBeInstanceOf(ApiError);
     expect(e.code).toBe("withdrawn");
     expect(e.source).toBe("local");
-    expect(asked).toBe(1); // asked once, after the wait, never before the first send
+    expect(asked).toBe(2); // before the first send (yes), after the 429's wait (no)
     expect(transport.requests).toHaveLength(1);
+  });
+
+  it("a first send the caller no longer wants once admitted by the gate never leaves", async () => {
+    const { clock, transport, client } = harness();
+    transport.enqueue(json(201, examplePlacement()));
+    const e = (await rejectionOf(clock, client.orders.place(examplePlaceBody(), { stillWanted: () => false }))) as ApiError;
+    expect(e.code).toBe("withdrawn");
+    expect(transport.requests).toHaveLength(0);
   });
 
   it("a resend the caller still wants goes ahead (stillWanted true)", async () => {

@@ -121,7 +121,13 @@ describe("mid history and volatility", () => {
 describe("historyPrice (what a volatility history records)", () => {
   const empty = { bids: [], asks: [], updatedAtMs: 0 };
   it("takes the book's mid when the book has one, whatever the tape says", () => {
-    expect(historyPrice(BOOK, "mid", [trade("0.9", 5)], undefined)).toEqual({ price: midPrice(BOOK) });
+    expect(historyPrice(BOOK, "mid", [trade("0.9", 5)], undefined)).toEqual({ price: midPrice(BOOK), tradeTs: 5 });
+  });
+  it("does not take a trade the book already priced once the book turns one-sided", () => {
+    const empty = { bids: [], asks: [], updatedAtMs: 0 };
+    const tape = [trade("0.9", 5)];
+    const h = recordHistory(undefined, 1_000, historyPrice(BOOK, "mid", tape, undefined), 60_000, 100);
+    expect(historyPrice(empty, "mid", tape, h)).toEqual({ price: null });
   });
   it("takes the newest public trade once: a repeat of the same trade is not sampled again", () => {
     const tape = [trade("0.4", 900), trade("0.45", 1_500)];

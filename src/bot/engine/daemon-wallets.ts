@@ -3,53 +3,31 @@
  * the configured address), its client view, client-order ids, Rng fork and log, over the parts
  * the daemon shares between them (markets, data, ledger, inventory, gate, risk, strategy).
  */
-import type { PartnerClient, SecretLike, SocketConnector } from "../../api/index.js";
-import type { Clock } from "../../core/clock.js";
+import { DEFAULT_TIMEOUT_MS, type PartnerClient } from "../../api/index.js";
 import type { Rng } from "../../core/rng.js";
-import { DEFAULT_TIMEOUT_MS } from "../../api/index.js";
 import type { Config } from "../../config/index.js";
-import type { Logger } from "../../log/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
-import { WalletSigner, type SaltSource } from "../../signing/index.js";
+import { WalletSigner } from "../../signing/index.js";
 import { createStrategyRunner } from "../../../strategies/registry.js";
-import type { FillLedger } from "../fill-ledger.js";
-import type { Inventory } from "../inventory.js";
 import { ClientOrderIds } from "./ids.js";
 import type { TradeSource } from "./trade-feed.js";
-import type { EventSeq, MarketDataSource } from "./market-data.js";
-import type { MarketRegistry } from "./market-registry.js";
-import type { EngineObserver } from "./observer.js";
-import type { EngineView, RiskHook } from "./risk-hook.js";
-import type { PlatformInfo } from "./startup.js";
-import type { EngineTuning } from "./tuning.js";
 import { WalletRunner } from "./wallet-runner.js";
+import type { WalletRunnerOptions } from "./wallet-types.js";
 
-export interface DaemonWalletParts {
+/** The shared parts every runner gets as they are, plus what each runner's own parts come from. */
+export interface DaemonWalletParts
+  extends Pick<
+    WalletRunnerOptions,
+    | "apiKey" | "connector" | "streamPath" | "clock" | "log" | "observer" | "risk" | "registry" | "data" | "ledger"
+    | "inventory" | "saltSource" | "platform" | "sessionStartMs" | "tuning" | "monotonic" | "seq" | "engine"
+  > {
   config: Config;
   client: PartnerClient;
-  apiKey: string | SecretLike;
-  connector: SocketConnector;
-  streamPath: string | undefined;
-  clock: Clock;
   /** The daemon's Rng: each wallet gets its own fork. */
   rng: Rng;
-  log: Logger;
-  observer: EngineObserver;
-  risk: RiskHook;
-  registry: MarketRegistry;
-  data: MarketDataSource;
   trades: TradeSource;
-  ledger: FillLedger;
-  inventory: Inventory;
   gate: RateGate;
-  saltSource: SaltSource;
-  platform: () => PlatformInfo;
   session: string;
-  sessionStartMs: number;
-  tuning: EngineTuning;
-  monotonic: () => number;
-  seq: EventSeq;
-  engine: EngineView;
 }
 
 /** One runner per configured wallet, in config order (the wallet index is the position). */
