@@ -37,6 +37,9 @@ import { TransportError } from "./transport.js";
 
 export type CallPolicy = "read" | "idempotent" | "write" | "once";
 
+/** How often a long wait before a resend asks `stillWanted` again. */
+export const WITHDRAW_POLL_MS = 250;
+
 export interface CallSpec {
   method: HttpMethod;
   /** Path with its query string. */
@@ -218,12 +221,12 @@ export class ApiCore {
         if (spec.policy === "read" || spec.policy === "idempotent") {
           backoffTries += 1;
           if (backoffTries < r.maxAttempts) {
-            await this.clock.sleep(backoffDelay(backoffTries, r, this.rng), spec.signal);
+            await this.pause(backoffDelay(backoffTries, r, this.rng), spec, attempts);
             continue;
           }
         } else if (spec.policy === "write" && !te.maybeDelivered && resends < r.maxResends) {
           resends += 1;
-          await this.clock.sleep(backoffDelay(resends, r, this.rng), spec.signal);
+          await this.pause(backoffDelay(resends, r, this.rng), spec, attempts);
           continue;
         }
         return { kind: "no_answer", error, attempts };
@@ -246,7 +249,7 @@ export class ApiCore {
         const waitSec = answer.error?.retryAfterSec ?? answer.meta.retryAfterSec ?? r.defaultRetryAfterSec;
         if (rateRetries < r.maxRateLimitRetries && waitSec <= r.maxRetryAfterSec) {
           rateRetries += 1;
-          await this.clock.sleep(waitSec * 1000, spec.signal);
+          await this.pause(waitSec * 1000, spec, attempts);
           continue;
         }
         return answer;
@@ -259,14 +262,14 @@ export class ApiCore {
       if (code !== undefined && RESEND_SAME_CODES.has(code) && spec.policy !== "once" && spec.policy !== "read") {
         if (resends >= r.maxResends) return answer;
         resends += 1;
-        await this.clock.sleep(advisedMs ?? backoffDelay(resends, r, this.rng), spec.signal);
+        await this.pause(advisedMs ?? backoffDelay(resends, r, this.rng), spec, attempts);
         continue;
       }
       if (spec.policy === "read" || spec.policy === "idempotent") {
         backoffTries += 1;
         if (backoffTries < r.maxAttempts) {
           const wait = backoffDelay(backoffTries, r, this.rng);
-          await this.clock.sleep(Math.max(wait, advisedMs ?? 0), spec.signal);
+          await this.pause(Math.max(wait, advisedMs ?? 0), spec, attempts);
           continue;
         }
       }
@@ -329,6 +332,22 @@ export class ApiCore {
     const text = e instanceof Error ? e.message : String(e);
     const safe = this.scrub(text) === text;
     return new TransportError(`transport failed: ${this.scrub(text)}`, true, "other", safe ? { cause: e } : undefined);
+  }
+
+  /**
+   * The wait before a resend. A caller with `stillWanted` is asked every WITHDRAW_POLL_MS while it
+   * lasts, so a halt or a close during a long Retry-After ends the call at once (nothing was
+   * recorded by the answer that caused the wait) instead of holding the caller for up to a minute.
+   */
+  private async pause(ms: number, spec: CallSpec, attempts: number): Promise<void> {
+    if (spec.stillWanted === undefined) return this.clock.sleep(ms, spec.signal);
+    const until = this.clock.now() + ms;
+    for (;;) {
+      const left = until - this.clock.now();
+      if (left <= 0) return;
+      await this.clock.sleep(Math.min(left, WITHDRAW_POLL_MS), spec.signal);
+      if (!spec.stillWanted()) throw this.withdrawn(spec, attempts);
+    }
   }
 
   private withdrawn(spec: CallSpec, attempts: number): ApiError {

@@ -168,10 +168,13 @@ describe("OrderExecutor places", () => {
     let closed = false;
     const s = setup(h, { mayPlace: () => (closed ? { ok: false, reason: "closing" } : { ok: true }) });
     h.transport.on("POST", /^\/api\/orders\/place$/, envelope(429, "rate_limited", { retryAfterSec: 30 }, { "retry-after": "30" }));
-    const p = s.ex.execute([], [quote(500_000n)], { symbol: "MKT", signing: MARKET });
+    let done = false;
+    const p = s.ex.execute([], [quote(500_000n)], { symbol: "MKT", signing: MARKET }).finally(() => (done = true));
     await h.clock.advance(1_000);
     closed = true; // the pull time before closesAt passes while the client waits out the 429
-    await h.clock.advance(40_000);
+    // Withdrawn within a poll of the wait, not after the remaining 29 s (the wallet's cycle is free again).
+    await h.clock.advance(500);
+    expect(done).toBe(true);
     const r = await p;
     expect(h.transport.count("POST", /\/api\/orders\/place$/)).toBe(1);
     expect(r).toMatchObject({ placesSent: 1, placesAccepted: 0 });
