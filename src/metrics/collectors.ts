@@ -4,7 +4,8 @@
  * Counters read this way hold totals kept by their source, so they are reset and set to the
  * source's value (the source never goes back). Series whose source disappeared disappear with
  * the reset (a market no longer followed leaves no gauge behind). Live quotes, positions and
- * market halts take market labels (those markets are in use); PnL only reads them.
+ * market halts take market labels (those markets are in use; a position of a market without one
+ * sums into "other"); PnL only reads them.
  */
 import type { BreakerStats } from "../api/breaker.js";
 import type { TrackerCounters } from "../bot/order-tracker-types.js";
@@ -97,7 +98,9 @@ function refreshTrackers(m: DaemonMetrics, sources: Iterable<TrackerCountersSour
 
 function refreshEngine(m: DaemonMetrics, e: EngineStateSource): void {
   for (const g of [m.liveQuotes, m.ordersUnknown, m.position, m.realisedPnl, m.unrealisedPnl, m.dailyPnl]) g.reset();
-  const wm = (wallet: string, market: string) => ({ wallet: m.labels.wallet(wallet), market: m.labels.market(market) });
+  // Gauges from state: they take labels (quoted markets first: they may take the slot of a market
+  // only holding shares) but touch no counter.
+  const wm = (wallet: string, market: string) => ({ wallet: m.labels.wallet(wallet), market: m.labels.market(market, false) });
   // Several values may fold into one label ("other"): they are summed.
   for (const q of e.liveQuotes()) {
     m.liveQuotes.inc({ ...wm(q.wallet, q.market), side: "buy" }, q.buy);
@@ -174,7 +177,7 @@ function haltTarget(m: DaemonMetrics, h: Halt): string {
     case "wallet":
       return m.labels.wallet(h.scope.wallet);
     case "market":
-      return m.labels.market(h.scope.market);
+      return m.labels.market(h.scope.market, false);
   }
 }
 

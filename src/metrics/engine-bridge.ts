@@ -10,6 +10,7 @@
  *   stream_frame                -> mm_stream_frame_delay_seconds
  *   reconciliation              -> mm_reconciliations_total, mm_reconciliation_drift
  *   cycle                       -> mm_quote_cycle_duration_seconds, mm_last_cycle_timestamp_seconds
+ *   market_phase                -> the markets in use changed (market labels look again at once)
  *
  * Halts reach the metrics from the risk facade's onChange (MetricsObserver.halt), request
  * latency from the instrumented transport, rate-gate waits from the gate's onWait.
@@ -64,6 +65,9 @@ export class EngineMetricsBridge {
         return;
       case "cycle":
         this.m.cycle(e.latencyMs, this.clock.now());
+        return;
+      case "market_phase":
+        this.m.marketsChanged();
         return;
       default:
         return;

@@ -36,9 +36,11 @@ export {
 export {
   DEFAULT_MARKET_GRACE_MS,
   MarketLabels,
+  type ExportMarks,
   type MarketLabelsOptions,
   type MarketSlotChange,
   type MarketSlotState,
+  type MarketUsage,
 } from "./market-labels.js";
 export { MarketSeries } from "./market-series.js";
 export { ROUTE_TEMPLATES, routeTemplate } from "./routes.js";

@@ -5,15 +5,17 @@
  * - wallet: the configured wallet NAME (an address given instead is mapped to its name); a
  *   wallet not in the config is "other". Never the address, never a key.
  * - market: a symbol-shaped value (not 0x-hex), at most `maxMarkets` at once; slots follow the
- *   markets in use and are recycled once a market is left (market-labels.ts); past the cap or
- *   malformed: "other".
- * - code: an error code of the catalogue (src/wire/codes.ts); `too_many_<field>` is "too_many";
- *   anything else is "other".
+ *   markets quoted (then those holding shares) and are recycled once a market is left
+ *   (market-labels.ts); past the cap or malformed: "other".
+ * - code: an error code of the catalogue (src/wire/codes.ts) or one of the client's local codes
+ *   (LOCAL_CODES of src/api/errors.ts: `withdrawn`, `circuit_open`, `transport_*`...);
+ *   `too_many_<field>` is "too_many"; anything else is "other".
  * - status: the HTTP status as digits, "error" when no answer arrived.
  *
  * And every guard refuses a value in which the log scrubber finds a secret (a Secret value built
  * in this process, or anything shaped like an API key or a private key): "other".
  */
+import { LOCAL_CODES } from "../api/errors.js";
 import { redactSecrets } from "../log/redact.js";
 import { TOO_MANY_PATTERN, lookupCode } from "../wire/codes.js";
 import { MarketLabels, OTHER } from "./market-labels.js";
@@ -95,9 +97,12 @@ export class LabelGuard {
     return [...new Set(this.walletNames.values())].sort();
   }
 
-  /** A market's label, taking a slot for it when one is free or can be freed. */
-  market(symbol: string | undefined): string {
-    return this.markets.label(symbol);
+  /**
+   * A market's label, taking a slot for it when one is free or can be freed. `counter`: a counter
+   * is updated with it (false for gauges set from state).
+   */
+  market(symbol: string | undefined, counter = true): string {
+    return this.markets.label(symbol, counter);
   }
 
   /** A market's label if it holds one (live or idle), else "other"; never takes a slot. */
@@ -115,10 +120,13 @@ export class LabelGuard {
   }
 }
 
+/** The client's own codes (no platform answer behind them): a fixed set, kept as they are. */
+const LOCAL_CODE_SET: ReadonlySet<string> = new Set(Object.values(LOCAL_CODES));
+
 export function codeLabel(code: string | undefined): string {
   if (code === undefined || code === "") return OTHER;
   if (TOO_MANY_PATTERN.test(code)) return "too_many";
-  return lookupCode(code) !== undefined ? code : OTHER;
+  return lookupCode(code) !== undefined || LOCAL_CODE_SET.has(code) ? code : OTHER;
 }
 
 export function statusLabel(status: number | undefined): string {

@@ -61,25 +61,33 @@ export interface EngineEvents {
    * label is released once no wallet follows it (market-labels.ts).
    */
   forgetMarket(wallet: string, market: string): void;
+  /**
+   * The markets in use changed (a selection refresh, a market closing): a market wanting a label
+   * re-reads them at once instead of at the next periodic sweep.
+   */
+  marketsChanged(): void;
 }
 
 const ROLES: readonly FillRoleView[] = ["maker", "taker", "unknown"];
 const SCOPES = ["global", "wallet", "market"] as const;
 
 export class MetricsObserver implements EngineEvents {
-  private readonly outcomes = new Map<string, Set<number>>();
-
   constructor(private readonly m: DaemonMetrics) {}
 
   private wm(wallet: string, market: string): { wallet: string; market: string } {
     return { wallet: this.m.labels.wallet(wallet), market: this.m.labels.market(market) };
   }
 
+  /** Labels for a gauge (no counter touched). */
+  private gaugeWm(wallet: string, market: string): { wallet: string; market: string } {
+    return { wallet: this.m.labels.wallet(wallet), market: this.m.labels.market(market, false) };
+  }
+
   liveQuotes(wallet: string, market: string, live: { buy: number; sell: number }): void {
-    this.m.marketSeries.follow(wallet, market);
-    const l = this.wm(wallet, market);
-    this.m.liveQuotes.set({ ...l, side: "buy" }, live.buy);
-    this.m.liveQuotes.set({ ...l, side: "sell" }, live.sell);
+    this.m.marketSeries.quotes(wallet, market, live.buy + live.sell);
+    const l = this.gaugeWm(wallet, market);
+    this.m.marketSeries.setGauge(this.m.liveQuotes, { ...l, side: "buy" }, market, live.buy);
+    this.m.marketSeries.setGauge(this.m.liveQuotes, { ...l, side: "sell" }, market, live.sell);
   }
 
   ordersPlaced(wallet: string, market: string, count = 1): void {
@@ -107,21 +115,17 @@ export class MetricsObserver implements EngineEvents {
   }
 
   position(wallet: string, market: string, outcome: number, qty: Micros): void {
-    this.m.marketSeries.follow(wallet, market);
-    const l = this.wm(wallet, market);
+    this.m.marketSeries.holds(wallet, market, outcome, qty !== 0n);
+    const l = this.gaugeWm(wallet, market);
     // Outcome indexes are small integers; anything else would be a bug upstream, not a label.
-    const o = Number.isInteger(outcome) && outcome >= 0 && outcome < 64 ? String(outcome) : "other";
-    this.m.position.set({ ...l, outcome: o }, microsToNumber(qty));
-    const k = `${l.wallet}\u0000${l.market}`;
-    let set = this.outcomes.get(k);
-    if (set === undefined) this.outcomes.set(k, (set = new Set()));
-    if (o !== "other") set.add(outcome);
+    this.m.marketSeries.setGauge(this.m.position, { ...l, outcome: outcomeLabel(outcome) }, market, microsToNumber(qty));
   }
 
+  /** PnL never takes a label (like the scrape-time PnL): a market without one sums into "other". */
   pnl(wallet: string, market: string, pnl: { realised: Micros; unrealised: Micros }): void {
-    const l = this.wm(wallet, market);
-    this.m.realisedPnl.set(l, microsToNumber(pnl.realised));
-    this.m.unrealisedPnl.set(l, microsToNumber(pnl.unrealised));
+    const l = { wallet: this.m.labels.wallet(wallet), market: this.m.labels.marketIfLabelled(market) };
+    this.m.marketSeries.setGauge(this.m.realisedPnl, l, market, microsToNumber(pnl.realised));
+    this.m.marketSeries.setGauge(this.m.unrealisedPnl, l, market, microsToNumber(pnl.unrealised));
   }
 
   dailyPnl(wallet: string, pnl: Micros): void {
@@ -140,6 +144,8 @@ export class MetricsObserver implements EngineEvents {
   }
 
   halt(change: HaltChange): void {
+    // A market halt makes its market quoted (it holds a label while halted).
+    if (change.halt.scope.kind === "market") this.marketsChanged();
     if (change.type !== "raised") return;
     this.m.haltsRaised.inc({ scope: oneOf(change.halt.scope.kind, SCOPES), reason: change.halt.reason });
   }
@@ -167,16 +173,25 @@ export class MetricsObserver implements EngineEvents {
     this.m.labels.markets.sweep(false);
   }
 
+  marketsChanged(): void {
+    this.m.marketsChanged();
+  }
+
   forgetMarket(wallet: string, market: string): void {
     this.m.marketSeries.unfollow(wallet, market);
-    const l = { wallet: this.m.labels.wallet(wallet), market: this.m.labels.marketIfLabelled(market) };
-    // Unlabelled: its figures are folded into "other" with other markets' figures.
+    this.marketsChanged();
+    const w = this.m.labels.wallet(wallet);
+    this.m.marketSeries.dropParts(w, market);
+    const l = { wallet: w, market: this.m.labels.marketIfLabelled(market) };
+    // Unlabelled: its figures were parts of "other", just taken out.
     if (l.market === OTHER) return;
     for (const side of ["buy", "sell"]) this.m.liveQuotes.remove({ ...l, side });
     this.m.realisedPnl.remove(l);
     this.m.unrealisedPnl.remove(l);
-    const k = `${l.wallet}\u0000${l.market}`;
-    for (const o of this.outcomes.get(k) ?? []) this.m.position.remove({ ...l, outcome: String(o) });
-    this.outcomes.delete(k);
+    for (let o = 0; o <= 64; o++) this.m.position.remove({ ...l, outcome: outcomeLabel(o) });
   }
+}
+
+function outcomeLabel(outcome: number): string {
+  return Number.isInteger(outcome) && outcome >= 0 && outcome < 64 ? String(outcome) : "other";
 }

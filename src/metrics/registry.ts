@@ -10,8 +10,8 @@
  * Names follow the Prometheus conventions (snake_case, `mm_` prefix, `_total` on counters only,
  * base units: seconds, shares, settlement-token units) and `promtool check metrics` passes on the
  * output (test/metrics/promtool.test.ts). Labels are bounded and secret-free (labels.ts); the
- * market label's slots follow the markets in use and are recycled (market-labels.ts,
- * market-series.ts).
+ * market label's slots follow the markets quoted, then those holding shares, and are recycled
+ * (market-labels.ts, market-series.ts).
  * docs/metrics.md describes each one.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
@@ -252,6 +252,14 @@ export class DaemonMetrics {
     Object.assign(this.sources, sources);
   }
 
+  /**
+   * The markets in use changed (a selection refresh, a market closing or halted): the next market
+   * wanting a label re-reads them at once instead of waiting for the periodic sweep.
+   */
+  marketsChanged(): void {
+    this.labels.markets.usageChanged();
+  }
+
   /** Update the market label slots, then the scrape metrics from their sources. */
   refresh(): void {
     this.labels.markets.afterSweep(() => refreshScrapeMetrics(this));
@@ -260,7 +268,8 @@ export class DaemonMetrics {
   /**
    * The exposition text of every metric (refreshing the scrape metrics and removing the series
    * of freed market labels first). Markets left have their final values in this text: their
-   * counters may go once their labels are given away.
+   * counters may go once their labels are given away. An update made while the text is being
+   * rendered is not counted as rendered (the marks are taken before), so the next scrape shows it.
    */
   async scrape(): Promise<string> {
     this.refresh();

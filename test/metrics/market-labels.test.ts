@@ -272,8 +272,7 @@ describe("market labels in a daemon's metrics", () => {
     s = parse(await metrics.scrape());
     expect(value(s, "mm_live_quotes", { market: "C", side: "buy" })).toBe(2);
     expect(value(s, "mm_live_quotes", { market: "other", side: "buy" })).toBeUndefined();
-    expect(value(s, "mm_orders_placed_total", { market: "A" })).toBe(4);
-    s = parse(await metrics.scrape());
+    // Every count of A was rendered by the scrapes before: its series went with the slot.
     expect(marketsIn(s).has("A")).toBe(false);
     o.ordersPlaced("w1", "C");
     s = parse(await metrics.scrape());
@@ -282,7 +281,7 @@ describe("market labels in a daemon's metrics", () => {
     expect(value(s, "mm_orders_placed_total", { market: "other" })).toBe(4);
   });
 
-  it("a position still held on a deselected market keeps its slot; settlement frees it", async () => {
+  it("a position still held on a deselected market keeps its slot until a quoted market needs it", async () => {
     const { metrics, engine, o, clock } = setup(2);
     quote(engine, o, "A");
     quote(engine, o, "B");
@@ -290,24 +289,28 @@ describe("market labels in a daemon's metrics", () => {
     engine.realised.set("A", parseMicros("1.5"));
     engine.realised.set("B", parseMicros("0.25"));
     engine.leave("A"); // deselected, no orders, shares held until the market resolves
-    quote(engine, o, "C");
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 3; i++) {
       await clock.advance(GRACE);
       const s = parse(await metrics.scrape());
       expect(value(s, "mm_position_shares", { market: "A", outcome: "0" })).toBe(5);
-      expect(value(s, "mm_live_quotes", { market: "other", side: "buy" })).toBe(2);
     }
-    expect(metrics.labels.markets.label("C")).toBe("other");
-    // Resolution flattens the position: A is out of use, C takes its label.
-    engine.held.delete("A");
+    expect(metrics.labels.markets.state("A")).toBe("held");
+    // C is selected: quoted, it takes the slot of A, which only holds shares.
+    quote(engine, o, "C");
     let s = parse(await metrics.scrape());
+    expect(value(s, "mm_orders_placed_total", { market: "C" })).toBe(4);
     expect(value(s, "mm_live_quotes", { market: "C", side: "buy" })).toBe(2);
     expect(value(s, "mm_position_shares", { market: "A", outcome: "0" })).toBeUndefined();
-    s = parse(await metrics.scrape());
-    expect(marketsIn(s).has("A")).toBe(false);
-    // A's realised PnL is still counted, under other: the sum over markets is unchanged.
+    // A's position and PnL go on under other: the sums over markets are unchanged.
+    expect(value(s, "mm_position_shares", { market: "other", outcome: "0" })).toBe(5);
     expect(value(s, "mm_realised_pnl", { market: "other" })).toBe(1.5);
     expect(s.filter((x) => x.name === "mm_realised_pnl").reduce((a, x) => a + x.value, 0)).toBe(1.75);
+    expect(marketsIn(s).has("A")).toBe(false);
+    // Resolution flattens the position: nothing of A but its PnL (under other).
+    engine.held.delete("A");
+    s = parse(await metrics.scrape());
+    expect(value(s, "mm_position_shares", { market: "other", outcome: "0" })).toBeUndefined();
+    expect(value(s, "mm_realised_pnl", { market: "other" })).toBe(1.5);
   });
 
   it("series of markets given away are removed without waiting for a scrape", async () => {
@@ -382,6 +385,12 @@ describe("market labels in a daemon's metrics", () => {
     o.ordersPlaced("w1", "A", 2);
     o.liveQuotes("w1", "C", { buy: 1, sell: 1 });
     let s = parse(await metrics.scrape());
+    // C is quoted: it took the slot of B, which only holds shares (its position sums into other).
+    expect(value(s, "mm_live_quotes", { market: "C", wallet: "w1", side: "buy" })).toBe(1);
+    expect(value(s, "mm_position_shares", { market: "other", wallet: "w1", outcome: "0" })).toBe(3);
+    o.liveQuotes("w1", "D", { buy: 1, sell: 1 });
+    s = parse(await metrics.scrape());
+    // Three markets quoted, cap two: D is other.
     expect(value(s, "mm_live_quotes", { market: "other", wallet: "w1", side: "buy" })).toBe(1);
     o.forgetMarket("w1", "A");
     await clock.advance(GRACE);
@@ -396,10 +405,16 @@ describe("market labels in a daemon's metrics", () => {
     o.liveQuotes("w1", "C", { buy: 2, sell: 2 });
     s = parse(await metrics.scrape());
     expect(value(s, "mm_live_quotes", { market: "C", wallet: "w1", side: "buy" })).toBe(2);
-    expect(marketsIn(s).has("A")).toBe(false);
-    // forgetMarket of an unlabelled market leaves the other series alone.
+    // Nobody follows A: idle (no gauges), its counters kept for the grace period.
+    expect(metrics.labels.markets.state("A")).toBe("idle");
+    expect(value(s, "mm_live_quotes", { market: "A", side: "buy" })).toBeUndefined();
+    expect(value(s, "mm_orders_placed_total", { market: "A" })).toBe(2);
+    // forgetMarket of a market never reported leaves the other series alone; of one under other,
+    // takes its part out.
     o.forgetMarket("w1", "Z");
     expect(value(parse(await metrics.scrape()), "mm_live_quotes", { market: "other", wallet: "w1", side: "buy" })).toBe(1);
+    o.forgetMarket("w1", "D");
+    expect(value(parse(await metrics.scrape()), "mm_live_quotes", { market: "other", wallet: "w1", side: "buy" })).toBe(0);
   });
 });
 
