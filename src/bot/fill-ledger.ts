@@ -23,6 +23,7 @@
  * platform's list and must come back empty: "the daemon's fill ledger equals the platform's trade
  * list exactly".
  */
+import { compareIds } from "../core/natural-order.js";
 import { ONE, parseMicros, type Micros } from "../core/money.js";
 import type { Side } from "../core/amounts.js";
 import type { UserFillFrame } from "../wire/frames.js";
@@ -111,44 +112,6 @@ export function compareFills(a: Pick<Fill, "ts" | "tradeId" | "orderId">, b: Pic
   return compareIds(a.tradeId, b.tradeId) || compareIds(a.orderId, b.orderId);
 }
 
-/** Ids with their digit runs compared as numbers, then code unit by code unit (no locale data). */
-export function compareIds(a: string, b: string): number {
-  if (a === b) return 0;
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const ca = a.charCodeAt(i);
-    const cb = b.charCodeAt(j);
-    if (isDigit(ca) && isDigit(cb)) {
-      let ei = i;
-      let ej = j;
-      while (ei < a.length && isDigit(a.charCodeAt(ei))) ei++;
-      while (ej < b.length && isDigit(b.charCodeAt(ej))) ej++;
-      // Leading zeros do not change the number; a longer run of significant digits is larger.
-      let si = i;
-      let sj = j;
-      while (si < ei - 1 && a.charCodeAt(si) === 48) si++;
-      while (sj < ej - 1 && b.charCodeAt(sj) === 48) sj++;
-      if (ei - si !== ej - sj) return ei - si < ej - sj ? -1 : 1;
-      const ra = a.slice(si, ei);
-      const rb = b.slice(sj, ej);
-      if (ra !== rb) return ra < rb ? -1 : 1;
-      i = ei;
-      j = ej;
-      continue;
-    }
-    if (ca !== cb) return ca < cb ? -1 : 1;
-    i++;
-    j++;
-  }
-  if (a.length - i !== b.length - j) return a.length - i < b.length - j ? -1 : 1;
-  // Equal as numbers ("t01" and "t1"): plain order keeps it total.
-  return a < b ? -1 : 1;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
 
 function sameRecord(a: Fill, b: Fill): boolean {
   return a.ts === b.ts && a.source === b.source && a.role === b.role && a.clientOrderId === b.clientOrderId;
