@@ -2,8 +2,10 @@
 # The mm daemon image. Build:  docker build -t pm-market-maker .
 # Run (live): mount a config at /config/config.yaml and pass secrets as environment variables
 # (the config refers to them as ${MM_API_KEY}, ${MM_WALLET_1_KEY}, ...):
-#   docker run --rm -p 9464:9464 -v "$PWD/my-live.yaml:/config/config.yaml:ro" \
-#     -e MM_BASE_URL -e MM_API_KEY -e MM_WALLET_1_KEY pm-market-maker
+#   docker run --rm -p 9464:9464 \
+#     -v "$PWD/my-live.yaml:/config/config.yaml:ro" -v "$PWD/keys:/config/keys:ro" \
+#     -e MM_BASE_URL -e MM_API_KEY -e MM_WALLET_1_ADDRESS -e MM_WALLET_1_KEY -e MM_ADMIN_TOKEN \
+#     pm-market-maker
 # The demo against the embedded simulator:  docker run --rm pm-market-maker run
 # In a container, set `metrics.host: 0.0.0.0` in the config so the published port reaches it.
 

@@ -60,7 +60,7 @@ export interface CallSpec {
   priority?: number;
   /** Cancels: the circuit breaker never refuses them (they pull quotes when things go wrong). */
   riskReducing?: boolean;
-  /** See CallOptions.stillWanted: asked before every resend. */
+  /** See PlaceCallOptions.stillWanted (placement.ts): asked right before each attempt leaves, after the gate's wait. */
   stillWanted?: () => boolean;
 }
 
@@ -355,7 +355,7 @@ export class ApiCore {
       source: "local",
       status: 0,
       code: LOCAL_CODES.withdrawn,
-      message: "not sent again: the caller no longer wants it (nothing was recorded)",
+      message: "not sent: the caller no longer wants it (nothing was recorded)",
       method: spec.method,
       path: spec.path,
       handling: "business_reject",

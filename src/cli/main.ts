@@ -68,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (!command.load) {
     if (rest.includes("--help") || rest.includes("-h")) {
-      process.stdout.write(`Usage: ${command.usage}\n`);
+      process.stdout.write(`Usage: ${command.usage}\n(not built yet)\n`);
       return 0;
     }
     process.stderr.write(`mm ${name}: not built yet (usage: ${command.usage})\n`);

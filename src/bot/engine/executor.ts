@@ -19,13 +19,14 @@
  *                 (vault_not_deployed, kyc_blocked) pauses the wallet's quoting
  *   unknown    -> ack_unknown: the order stays in flight until a lookup answers (fill-sync.ts)
  *   thrown     -> the client proved nothing was placed (429 after waits, open circuit,
- *                 shard_owner_unavailable / trading_temporarily_unavailable after its own resends):
- *                 send_failed
+ *                 shard_owner_unavailable / trading_temporarily_unavailable after its own resends,
+ *                 withdrawn): send_failed
  *
  * A cancel whose outcome is unknown is treated as pending: repeating a cancel is safe (spec 4.6).
- * Just before each batch leaves, before each resend of an entry, and before each resend the client
- * makes by itself (`stillWanted`), the market is checked again (`mayPlace`): time moves while we
- * wait, and no order may leave after the pull time before closesAt or during a halt.
+ * Just before each batch is built, before each resend of an entry, and, through `stillWanted`, right
+ * before every request the client sends (after the rate gate's wait, and before its own resends),
+ * the market is checked again (`mayPlace`): time moves while we wait, and no order may leave after
+ * the pull time before closesAt or during a halt.
  */
 import type { PlaceAccepted, PlaceOutcome, PlaceRejected, WalletClient } from "../../api/index.js";
 import { isApiError } from "../../api/index.js";
