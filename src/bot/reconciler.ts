@@ -5,7 +5,8 @@
  * Call it per (wallet, market). Orders are matched inside a slot, (outcome, side):
  *   1. A live order is KEPT when some desired quote of its slot is within tolerance: price within
  *      `priceToleranceTicks`, |remaining - size| <= sizeTolerance * size, age <= maxOrderAgeMs,
- *      and post-only when the quote wants post-only. Pairs are taken greedily, closest first
+ *      and post-only when the quote wants post-only; a SELL of held shares is never kept larger
+ *      than its quote (its size is what the holdings allow). Pairs are taken greedily, closest first
  *      (price, then size, then the older order: queue position is worth money). Pending orders
  *      are kept on price and size alone (their age cannot be acted on).
  *   2. A `pending` order that is not kept still occupies its slot: it blocks the closest
@@ -94,6 +95,9 @@ function rejectReason(d: DesiredQuote, l: LiveOrder, opts: ReconcileOptions): Ca
   if (absMicros(d.price - l.price) > BigInt(Math.floor(opts.priceToleranceTicks)) * PRICE_TICK) return "price";
   if (d.postOnly && !l.postOnly) return "postOnly";
   if (absMicros(l.remaining - d.size) > sizeAllowance(d.size, opts.sizeTolerance)) return "size";
+  // A SELL of held shares is sized to the holdings left (risk limits): a kept order larger than
+  // that, next to the other sells placed, would sell shares the wallet does not have.
+  if (d.side === "SELL" && d.reducesInventory === true && l.remaining > d.size) return "size";
   if (l.state !== "pending" && opts.nowMs - l.createdAtMs > opts.maxOrderAgeMs) return "age";
   return null;
 }

@@ -99,6 +99,11 @@ export class RealClock implements Clock {
   }
 }
 
+/** A delay in whole ms, rounded up, at least `min` (NaN counts as `min`; Infinity stays). */
+function wholeMs(ms: number, min: number): number {
+  return Number.isNaN(ms) ? min : Math.max(min, Math.ceil(ms));
+}
+
 interface VirtualTimer {
   id: number;
   due: number;
@@ -118,8 +123,12 @@ export class VirtualClock implements Clock {
   private seq = 0;
   private readonly timers = new Map<number, VirtualTimer>();
 
+  /**
+   * Time is whole milliseconds, as Date.now() is: delays round up and targets down, so nothing
+   * stamped with now() (serverTs, X-Server-Time) ever carries a fraction the wire contract refuses.
+   */
   constructor(startMs = Date.UTC(2026, 0, 1)) {
-    this.current = startMs;
+    this.current = Math.floor(startMs);
   }
 
   now(): number {
@@ -127,7 +136,7 @@ export class VirtualClock implements Clock {
   }
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = this.nextId++;
-    this.timers.set(id, { id, due: this.current + Math.max(0, ms), seq: this.seq++, fn });
+    this.timers.set(id, { id, due: this.current + wholeMs(ms, 0), seq: this.seq++, fn });
     return { id };
   }
   clearTimeout(handle: TimerHandle | undefined): void {
@@ -135,7 +144,7 @@ export class VirtualClock implements Clock {
   }
   setInterval(fn: () => void, ms: number): TimerHandle {
     const id = this.nextId++;
-    const interval = Math.max(1, ms);
+    const interval = wholeMs(ms, 1);
     this.timers.set(id, { id, due: this.current + interval, seq: this.seq++, fn, interval });
     return { id };
   }
@@ -166,7 +175,8 @@ export class VirtualClock implements Clock {
     await this.advanceTo(this.current + Math.max(0, ms));
   }
 
-  async advanceTo(target: number): Promise<void> {
+  async advanceTo(targetMs: number): Promise<void> {
+    const target = Math.floor(targetMs);
     await flushMicrotasks();
     for (;;) {
       const t = this.earliestDueBy(target);

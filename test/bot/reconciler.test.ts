@@ -52,6 +52,20 @@ describe("reconcile: keep or replace", () => {
     expect(plan.placeBatches).toEqual([]);
   });
 
+  it("never keeps a SELL of held shares larger than its quote (the holdings left): it would oversell", () => {
+    const sell = { side: "SELL" as const, reducesInventory: true };
+    // The quote was cut to 19.25 (what is held beyond the other sells); the live order is 20.
+    const plan = reconcile([dq("0.68", "19.25", sell)], [lo("a", "0.68", "20", { side: "SELL" })], opts());
+    expect(ids(plan.cancels)).toEqual(["a"]);
+    expect(plan.cancelReasons).toEqual({ a: "size" });
+    // Smaller than its quote, within tolerance: kept (it sells less than allowed).
+    const kept = reconcile([dq("0.68", "19.25", sell)], [lo("b", "0.68", "18", { side: "SELL" })], opts());
+    expect(ids(kept.keep)).toEqual(["b"]);
+    // An ordinary SELL (not of held shares) keeps the symmetric tolerance.
+    const plain = reconcile([dq("0.68", "19.25", { side: "SELL", reducesInventory: false })], [lo("c", "0.68", "20", { side: "SELL" })], opts());
+    expect(ids(plain.keep)).toEqual(["c"]);
+  });
+
   it("replaces an order whose price moved beyond tolerance", () => {
     const plan = reconcile([dq("0.50")], [lo("a", "0.502")], opts());
     expect(ids(plan.cancels)).toEqual(["a"]);

@@ -6,6 +6,16 @@ const RUNS = { seed: 7, numRuns: 100 } as const;
 const START = Date.UTC(2026, 0, 1);
 
 describe("VirtualClock", () => {
+  it("keeps time in whole milliseconds: fractional delays round up, targets down", async () => {
+    const clock = new VirtualClock(1_000);
+    const at: number[] = [];
+    clock.setTimeout(() => at.push(clock.now()), 138.889);
+    clock.setInterval(() => at.push(clock.now()), 333.3);
+    await clock.advance(700.5);
+    expect(at).toEqual([1_139, 1_334, 1_668]);
+    expect(clock.now()).toBe(1_700);
+    expect(Number.isInteger(clock.now())).toBe(true);
+  });
   it("starts where told and only moves when advanced", async () => {
     const clock = new VirtualClock(START);
     expect(clock.now()).toBe(START);

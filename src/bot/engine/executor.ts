@@ -3,7 +3,8 @@
  * cancel for one id), then places (place-batch of up to 15, or a single place for one order).
  *
  * The places wait for the cancels' answers. A slot (outcome, side) whose cancel did not end the
- * order (cancel_pending, an unknown answer, a refused or failed cancel) gets no place this cycle:
+ * order (cancel_pending, an unknown answer, a refused or failed cancel), or whose order filled
+ * meanwhile (the position moved), gets no place this cycle:
  * its old order may still rest and fill, and the next cycle's reconciler sizes the slot against it
  * (`placesHeld`; the runner looks again soon). Orders are built and signed (or taken pre-signed)
  * after the answers, not while the cancels travel: signing first would hold the cancel request
@@ -157,12 +158,17 @@ export class OrderExecutor {
     return report;
   }
 
-  /** Slots where an order this cycle cancelled has not ended (it may still rest). */
+  /**
+   * Slots where an order this cycle cancelled has not ended (it may still rest), or filled since
+   * the plan (a fill that won the race changed the position the plan's sizes were fitted to: the
+   * next cycle plans again, against the limits, before anything is placed there).
+   */
   private slotsStillHeld(cancelled: readonly LiveOrder[]): Set<string> {
     const held = new Set<string>();
     for (const o of cancelled) {
       const now = this.d.tracker.get(o.clientOrderId);
-      if (now !== undefined && !isTerminal(now.state)) held.add(slotKey(o));
+      if (now === undefined) continue;
+      if (!isTerminal(now.state) || now.size - now.filledQty < o.remaining) held.add(slotKey(o));
     }
     return held;
   }

@@ -29,6 +29,9 @@ export interface StreamWiring {
   onDown(at: number): void;
 }
 
+/** Unreadable frames are warned about at most this often per wallet. */
+const INVALID_FRAME_WARN_MS = 60_000;
+
 export function startUserStream(w: StreamWiring): UserStream {
   const wallet = w.address.toLowerCase();
   const s = new UserStream({
@@ -61,6 +64,17 @@ export function startUserStream(w: StreamWiring): UserStream {
   });
   s.on("reconnecting", (e) => state("reconnecting", e.at));
   s.on("error", (e) => w.log.warn({ kind: e.kind, code: e.code, message: e.message }, "stream error"));
+  // A frame we cannot read is a frame lost (REST reconciliation covers it): never silent, but at
+  // most one warning a minute per wallet, with the count since the last one.
+  let unread = 0;
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  s.on("invalid_frame", (e) => {
+    unread += 1;
+    if (e.at - warnedAt < INVALID_FRAME_WARN_MS) return;
+    w.log.warn({ frames: unread, message: e.message.slice(0, 300) }, "stream frames unreadable: left to REST reconciliation");
+    warnedAt = e.at;
+    unread = 0;
+  });
   s.start();
   return s;
 }

@@ -294,6 +294,17 @@ describe("OrderExecutor cancels", () => {
     expect(sent).toEqual(["SELL"]);
   });
 
+  it("holds the slot when the cancelled order filled meanwhile (the position moved: plan again first)", async () => {
+    const h = clientHarness();
+    const s = setup(h);
+    const orders = live(s, h, 1);
+    h.transport.on("POST", /^\/api\/orders\/cancel$/, json(200, { orderId: "o1", status: "FILLED", filledQty: "10", remainingQty: "0" }));
+    const r = await s.ex.execute(orders, [quote(510_000n)], { symbol: "MKT", signing: MARKET });
+    expect(s.tracker.get("c1")!.state).toBe("filled");
+    expect(r).toMatchObject({ placesSent: 0, placesHeld: 1 });
+    expect(h.transport.count("POST", /place/)).toBe(0);
+  });
+
   it("holds the slot when the cancel failed for certain (the order rests again)", async () => {
     const h = clientHarness();
     const s = setup(h);
