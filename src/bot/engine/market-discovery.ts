@@ -37,7 +37,16 @@ const OPEN_LIST_ROWS = 500;
 
 type Api = Pick<PartnerClient, "markets" | "events">;
 
-export async function discoverCandidates(api: Api, cfg: DiscoveryConfig, walletMarkets: readonly string[]): Promise<DiscoveryResult> {
+/**
+ * `knownSlug`: the slug of a market already followed under that name (a symbol), so a market named
+ * by symbol stays found once it leaves the open list (closed, paused, resolved: still followed).
+ */
+export async function discoverCandidates(
+  api: Api,
+  cfg: DiscoveryConfig,
+  walletMarkets: readonly string[],
+  knownSlug: (name: string) => string | undefined = () => undefined,
+): Promise<DiscoveryResult> {
   const candidates: Candidate[] = [];
   const problems: DiscoveryResult["problems"] = [];
   let openList: MarketSummary[] | undefined;
@@ -45,7 +54,7 @@ export async function discoverCandidates(api: Api, cfg: DiscoveryConfig, walletM
 
   const byName = async (name: string, source: "wallet" | "slug"): Promise<void> => {
     try {
-      candidates.push({ market: (await api.markets.get(name)).data, source });
+      candidates.push({ market: (await api.markets.get(knownSlug(name) ?? name)).data, source });
       return;
     } catch (e) {
       if (!isApiError(e) || e.status !== 404) {

@@ -59,6 +59,8 @@ export function signingMarketOf(row: MarketSummary): SigningMarket {
 }
 
 export class MarketRegistry {
+  /** The last selection's name problems, to say each once. */
+  private reportedProblems = new Map<string, string>();
   private readonly entries = new Map<string, MarketEntry>();
   private readonly listeners = new Set<RegistryListener>();
   private readonly lastPhase = new Map<string, string>();
@@ -144,7 +146,7 @@ export class MarketRegistry {
   /** Re-run discovery and selection; (re)assign markets to wallets. */
   async refreshSelection(): Promise<SelectionChange> {
     const walletMarkets = this.o.wallets.flatMap((w) => w.markets ?? []);
-    const found = await discoverCandidates(this.o.api, this.o.markets, walletMarkets);
+    const found = await discoverCandidates(this.o.api, this.o.markets, walletMarkets, (name) => this.entries.get(name)?.row.slug);
     const now = this.o.clock.now();
     const sel = selectMarkets(found.candidates, {
       maxMarkets: this.o.markets.maxMarkets,
@@ -176,7 +178,13 @@ export class MarketRegistry {
       }
     }
     for (const s of sel.skipped) this.o.log.debug({ market: s.symbol, reason: s.reason }, "market not selected");
-    for (const p of found.problems) this.o.log.warn({ name: p.name, problem: p.message }, "market name not resolved");
+    // Said once per name and problem (the selection is refreshed every 30 s), then at debug.
+    const problems = new Map(found.problems.map((p) => [p.name, p.message]));
+    for (const [name, message] of problems) {
+      const fresh = this.reportedProblems.get(name) !== message;
+      this.o.log[fresh ? "warn" : "debug"]({ marketName: name, problem: message }, "market name not resolved");
+    }
+    this.reportedProblems = problems;
     for (const s of change.added) this.emit(s, "selected");
     for (const s of change.moved) this.emit(s, "selected");
     for (const s of change.removed) this.emit(s, "deselected");

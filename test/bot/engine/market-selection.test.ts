@@ -1,3 +1,4 @@
+import { createLogger } from "../../../src/log/index.js";
 import { describe, expect, it } from "vitest";
 import { assignMarkets, selectMarkets, type Candidate } from "../../../src/bot/engine/market-selection.js";
 import { MarketRegistry } from "../../../src/bot/engine/market-registry.js";
@@ -225,5 +226,25 @@ describe("MarketRegistry refresh when reads fail", () => {
     const after = await settleOn(reg.refreshSelection());
     expect(after.problems).toEqual([{ name: "bbb", message: "no market with this slug or symbol", transient: false }]);
     expect(after.removed).toEqual(["BBB"]);
+  });
+
+  it("says each unresolvable market name once, not at every refresh", async () => {
+    const { transport, client, clock } = clientHarness();
+    transport.on("GET", /^\/api\/markets\/NOPE$/, envelope(404, "market_not_found"));
+    transport.on("GET", /^\/api\/markets\?/, json(200, { markets: [], hasMore: false }));
+    const lines: string[] = [];
+    const reg = new MarketRegistry({
+      api: client,
+      clock,
+      log: createLogger({ level: "debug" }, { write: (l: string) => void lines.push(l) }),
+      observer: NOOP_OBSERVER,
+      markets: { slugs: ["NOPE"], eventSlugs: [], filters: { tag: [], vertical: [], stage: [] }, maxMarkets: 5 },
+      wallets: [{ index: 0 }],
+      pullBeforeCloseMs: 60_000,
+      defaultFeeTakerBps: () => 100,
+    });
+    for (let i = 0; i < 3; i++) await reg.refreshSelection();
+    const said = lines.map((l) => JSON.parse(l) as { level: string; msg: string }).filter((l) => l.msg === "market name not resolved");
+    expect(said.map((l) => l.level)).toEqual(["warn", "debug", "debug"]);
   });
 });
