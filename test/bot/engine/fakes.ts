@@ -10,6 +10,10 @@ import { VirtualClock } from "../../../src/core/clock.js";
 import { Rng } from "../../../src/core/rng.js";
 import { createLogger, type Logger } from "../../../src/log/index.js";
 import type { MarketSummary, OrderRecord } from "../../../src/wire/index.js";
+import { FillLedger, type Fill } from "../../../src/bot/fill-ledger.js";
+import { OrderTracker } from "../../../src/bot/order-tracker.js";
+import { NOOP_OBSERVER } from "../../../src/bot/engine/observer.js";
+import type { SyncContext } from "../../../src/bot/engine/fill-sync.js";
 
 export const API_KEY = "pmk_sim_0123456789abcdef_S3cr3tS3cr3tS3cr3tS3cr3tS3cr3tAB";
 export const WALLET = "0x1111111111111111111111111111111111111111";
@@ -149,4 +153,37 @@ export function marketRow(over: Partial<MarketSummary> & { symbol: string }): Ma
     outcomeTokenIds: ["11", "12"],
     ...over,
   };
+}
+
+/**
+ * A wallet's sync context over a fresh tracker and ledger (instance "t1", session 10 s before T0):
+ * every fill applied is recorded in `applied` and added to the ledger; foreign orders go to `onForeign`.
+ */
+export function syncContext(h: ClientHarness, onForeign: (rec: OrderRecord) => void = () => undefined) {
+  const tracker = new OrderTracker(WALLET);
+  const ledger = new FillLedger();
+  const applied: Fill[] = [];
+  const ctx: SyncContext = {
+    wallet: WALLET,
+    api: h.client.forWallet(WALLET),
+    tracker,
+    ledger,
+    clock: h.clock,
+    log: silentLogger(),
+    observer: NOOP_OBSERVER,
+    instanceId: "t1",
+    sessionStartMs: T0 - 10_000,
+    tradePullMarginMs: 1_000,
+    track: (ev) => tracker.apply(ev),
+    adopt: (rec, ts) => tracker.adopt(rec, ts, h.clock.now()),
+    applyFill: (f) => {
+      applied.push(f);
+      ledger.add(f);
+    },
+    onForeign: (rec) => {
+      onForeign(rec);
+      return Promise.resolve();
+    },
+  };
+  return { ctx, tracker, ledger, applied };
 }

@@ -1,38 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { FillLedger, type Fill } from "../../../src/bot/fill-ledger.js";
-import { OrderTracker } from "../../../src/bot/order-tracker.js";
-import { NOOP_OBSERVER } from "../../../src/bot/engine/observer.js";
-import { pullTrades, syncWallet, type SyncContext } from "../../../src/bot/engine/fill-sync.js";
+import { pullTrades, syncWallet } from "../../../src/bot/engine/fill-sync.js";
 import type { OrderRecord } from "../../../src/wire/index.js";
-import { T0, WALLET, clientHarness, json, orderRecord, silentLogger, type ClientHarness } from "./fakes.js";
+import { T0, WALLET, clientHarness, json, orderRecord, syncContext, type ClientHarness } from "./fakes.js";
 
 function context(h: ClientHarness, foreign: OrderRecord[] = []) {
-  const tracker = new OrderTracker(WALLET);
-  const ledger = new FillLedger();
-  const applied: Fill[] = [];
-  const ctx: SyncContext = {
-    wallet: WALLET,
-    api: h.client.forWallet(WALLET),
-    tracker,
-    ledger,
-    clock: h.clock,
-    log: silentLogger(),
-    observer: NOOP_OBSERVER,
-    instanceId: "t1",
-    sessionStartMs: T0 - 10_000,
-    tradePullMarginMs: 1_000,
-    track: (ev) => tracker.apply(ev),
-    adopt: (rec, ts) => tracker.adopt(rec, ts, h.clock.now()),
-    applyFill: (f) => {
-      applied.push(f);
-      ledger.add(f);
-    },
-    onForeign: (rec) => {
-      foreign.push(rec);
-      return Promise.resolve();
-    },
-  };
-  return { ctx, tracker, ledger, applied };
+  return syncContext(h, (rec) => foreign.push(rec));
 }
 
 function myTrade(id: string, orderId: string, at: number, qty = "2") {

@@ -6,40 +6,21 @@
  */
 import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../../src/core/clock.js";
-import { FillLedger } from "../../../src/bot/fill-ledger.js";
 import { Inventory } from "../../../src/bot/inventory.js";
 import { OrderTracker } from "../../../src/bot/order-tracker.js";
 import { DaemonTimers, type DaemonTimerParts } from "../../../src/bot/engine/daemon-timers.js";
 import { NOOP_OBSERVER } from "../../../src/bot/engine/observer.js";
-import type { SyncContext } from "../../../src/bot/engine/fill-sync.js";
 import { EventSeq } from "../../../src/bot/engine/market-data.js";
 import { OwnOrderLog } from "../../../src/bot/engine/own-orders.js";
 import { CLAIM_RETRY_MS, FORGET_MS, WalletUpkeep } from "../../../src/bot/engine/wallet-upkeep.js";
 import { WalletQuoting, type WalletQuotingParts } from "../../../src/bot/engine/wallet-quoting.js";
 import type { OrderRecord } from "../../../src/wire/index.js";
-import { T0, WALLET, clientHarness, envelope, json, orderRecord, silentLogger, type ClientHarness } from "./fakes.js";
+import { T0, WALLET, clientHarness, envelope, json, orderRecord, silentLogger, syncContext, type ClientHarness } from "./fakes.js";
 
 const MINE = "t1-0-abc-1";
 
 function upkeepHarness(h: ClientHarness, foreignOrders: "cancel" | "leave" = "leave") {
-  const tracker = new OrderTracker(WALLET);
-  const ledger = new FillLedger();
-  const sync: SyncContext = {
-    wallet: WALLET,
-    api: h.client.forWallet(WALLET),
-    tracker,
-    ledger,
-    clock: h.clock,
-    log: silentLogger(),
-    observer: NOOP_OBSERVER,
-    instanceId: "t1",
-    sessionStartMs: T0 - 10_000,
-    tradePullMarginMs: 1_000,
-    track: (ev) => tracker.apply(ev),
-    adopt: (rec, ts) => tracker.adopt(rec, ts, h.clock.now()),
-    applyFill: (f) => void ledger.add(f),
-    onForeign: () => Promise.resolve(),
-  };
+  const { ctx: sync, tracker } = syncContext(h);
   const upkeep = new WalletUpkeep({
     wallet: WALLET,
     api: sync.api,
