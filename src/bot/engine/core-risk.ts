@@ -21,7 +21,7 @@ import type { Logger } from "../../log/index.js";
 import type { Plan } from "../reconciler.js";
 import type { DesiredQuote } from "../quotes.js";
 import { RiskSnapshot, type MarketExposure } from "../risk/exposure.js";
-import { scopeTarget, type Halt, type HaltChange } from "../risk/types.js";
+import { scopeTarget, type Halt, type HaltChange, type HaltReason, type HaltScope } from "../risk/types.js";
 import { Risk } from "../risk/risk.js";
 import { riskTuningOf } from "./halt-wiring.js";
 import type { EngineView, RiskContext, RiskHook } from "./risk-hook.js";
@@ -105,6 +105,13 @@ export class CoreRisk implements RiskHook {
   /** Clears the operator halts (kill_switch, manual, daily_loss); automatic ones follow their rule. */
   resume(): HaltChange[] {
     const changes = this.o.risk.resume(this.o.clock.now());
+    this.report(changes);
+    return changes;
+  }
+
+  /** Raise (detail) or clear (null) a halt observed outside the risk layer; see Risk.condition. */
+  condition(scope: HaltScope, reason: HaltReason, detail: string | null): HaltChange[] {
+    const changes = this.o.risk.condition(scope, reason, detail, this.o.clock.now());
     this.report(changes);
     return changes;
   }

@@ -41,6 +41,18 @@ export const CLEAR_RULES: Readonly<Record<HaltReason, ClearRule>> = {
       "when the day's loss grows by another dailyLossLimit (the acknowledgement resets at 00:00 UTC)",
   },
   manual: { automatic: false, rule: "operator resume or restart" },
+  instance_conflict: {
+    automatic: false,
+    rule: "stop the other daemon running with the same instance.id, then operator resume or restart",
+  },
+  auth_refused: {
+    automatic: true,
+    rule: "a request with the API key succeeds again (refusals are retried with backoff meanwhile)",
+  },
+  dead_man: {
+    automatic: true,
+    rule: "the platform answers again, the wallet's quotes were pulled with cancel-all, and a reconciliation completed after that",
+  },
   circuit_open: { automatic: true, rule: "the client's circuit breaker is closed again (a half-open probe succeeded)" },
   stream_down: {
     automatic: true,
@@ -53,6 +65,10 @@ export const CLEAR_RULES: Readonly<Record<HaltReason, ClearRule>> = {
   reject_storm: {
     automatic: true,
     rule: "no unexplained reject for rejectQuietMs (default 60 s) after the storm",
+  },
+  capacity: {
+    automatic: true,
+    rule: "the quote cycle keeps up again (event-loop lag under the bound for the recovery period)",
   },
   stale_market_data: { automatic: true, rule: "a book update younger than staleDataSec arrives for the market" },
 };

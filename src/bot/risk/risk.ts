@@ -172,6 +172,18 @@ export class Risk {
   }
 
   /**
+   * A halt whose condition is observed outside the risk layer (key refusals, the dead-man switch,
+   * capacity, a second instance): `detail` raises it (kept if already raised), null clears it by
+   * its rule. Operator-only reasons raised here still clear only by resume.
+   */
+  condition(scope: HaltScope, reason: HaltReason, detail: string | null, nowMs: number): HaltChange[] {
+    const out: HaltChange[] = [];
+    if (detail !== null) this.push(out, this.book.raise(scope, reason, detail, nowMs));
+    else if (CLEAR_RULES[reason].automatic) this.push(out, this.book.clear(scope, reason, nowMs, "rule"));
+    return out;
+  }
+
+  /**
    * Operator resume: clears the operator-only halts (kill_switch, manual, daily_loss) of `scope`
    * (default: every scope). A cleared daily_loss acknowledges the loss so far. Automatic halts
    * stay: they clear on their own rule.

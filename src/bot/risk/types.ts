@@ -54,10 +54,14 @@ export const HALT_REASONS = [
   "kill_switch",
   "daily_loss",
   "manual",
+  "instance_conflict",
+  "auth_refused",
+  "dead_man",
   "circuit_open",
   "stream_down",
   "reconciliation_drift",
   "reject_storm",
+  "capacity",
   "stale_market_data",
 ] as const;
 /** Listed most serious first: a gate verdict names the first active one. */

@@ -326,6 +326,6 @@ describe("visibility", () => {
 
   it("documents a clearing rule for every reason", () => {
     for (const r of HALT_REASONS) expect(CLEAR_RULES[r].rule.length).toBeGreaterThan(10);
-    expect(HALT_REASONS.filter((r) => !CLEAR_RULES[r].automatic)).toEqual(["kill_switch", "daily_loss", "manual"]);
+    expect(HALT_REASONS.filter((r) => !CLEAR_RULES[r].automatic)).toEqual(["kill_switch", "daily_loss", "manual", "instance_conflict"]);
   });
 });
