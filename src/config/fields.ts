@@ -6,12 +6,12 @@
  * Messages never echo the value of a secret field, only its shape ("expected ..., received
  * string") and where it was meant to come from.
  */
-import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { privateKeyToAddress } from "viem/accounts";
 import { z } from "zod";
 import { isValidPrice } from "../core/amounts.js";
 import { MoneyError, formatMicros, parseMicros, type Micros } from "../core/money.js";
+import { readKeyFile, tooOpenMessage } from "../signing/key-file.js";
 import { hasReference, interpolate, secretReference, type Env } from "./interpolate.js";
 import { Secret } from "./secret.js";
 
@@ -151,7 +151,8 @@ const FileRefSchema = z.strictObject({ file: z.string().min(1) });
 
 /**
  * A secret: exactly `"${ENV_VAR}"` or `{ file: path }` (path relative to the config file; the
- * file's content with surrounding whitespace trimmed). A literal value is refused.
+ * file's content with surrounding whitespace trimmed; a file open to group or others is refused,
+ * see src/signing/key-file.ts). A literal value is refused.
  */
 export function secretField(ctx: LoadContext, kind: SecretKind): z.ZodType<Secret, unknown> {
   return z.unknown().transform((value, c) => {
@@ -187,12 +188,11 @@ export function secretField(ctx: LoadContext, kind: SecretKind): z.ZodType<Secre
         return fail((error as Error).message);
       }
       const full = isAbsolute(path) ? path : resolve(ctx.baseDir, path);
-      try {
-        raw = readFileSync(full, "utf8").trim();
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-        return fail(`cannot read key file ${path}: ${code}`);
+      const read = readKeyFile(full);
+      if (!read.ok) {
+        return fail(read.problem === "too_open" ? tooOpenMessage(path, full, read.mode) : `cannot read key file ${path}: ${read.code}`);
       }
+      raw = read.content.trim();
       if (raw === "") return fail(`key file ${path} is empty`);
       origin = `file ${path}`;
     } else {

@@ -17,6 +17,7 @@ export type SigningErrorCode =
   | "invalid_digest"
   | "bad_private_key"
   | "key_source_missing"
+  | "key_file_too_open"
   | "signer_mismatch";
 
 export class SigningError extends Error {

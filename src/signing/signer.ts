@@ -4,12 +4,13 @@
  * about a bad key name where it came from (the variable or the file), never its value, and never
  * wrap a library error that might echo it.
  */
-import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { inspect } from "node:util";
 import { hexToBytes } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { orderDigest } from "./eip712.js";
 import { SigningError } from "./errors.js";
+import { readKeyFile, tooOpenMessage } from "./key-file.js";
 import { signDigestBytes } from "./secp256k1.js";
 import type { BuiltOrder } from "./order-builder.js";
 import { isAddress, type Address, type Hex, type OrderDomain, type OrderStruct } from "./types.js";
@@ -101,18 +102,16 @@ export class WalletSigner {
     return WalletSigner.fromPrivateKey(value, { ...opts, source });
   }
 
-  /** From a file whose content is the hex key (surrounding whitespace ignored). */
+  /** From a file whose content is the hex key (surrounding whitespace ignored); refused if open to group or others. */
   static fromKeyFile(path: string, opts: SignerOptions = {}): WalletSigner {
     guardName(path, "file path");
     const source = `key file ${path}`;
-    let content: string;
-    try {
-      content = readFileSync(path, "utf8");
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? "read error";
-      throw new SigningError("key_source_missing", `${source} cannot be read (${code})`);
+    const read = readKeyFile(path);
+    if (!read.ok) {
+      if (read.problem === "too_open") throw new SigningError("key_file_too_open", tooOpenMessage(path, resolve(path), read.mode));
+      throw new SigningError("key_source_missing", `${source} cannot be read (${read.code})`);
     }
-    return WalletSigner.fromPrivateKey(content, { ...opts, source });
+    return WalletSigner.fromPrivateKey(read.content, { ...opts, source });
   }
 
   /** Sign a 32-byte digest: 65-byte `r || s || v` hex, v in {27, 28}, low-s (RFC 6979, deterministic). */

@@ -56,7 +56,7 @@ describe("mm check-config", () => {
       // The example reads wallet-2's key from keys/wallet-2.key next to the config: copy it there.
       const { readFileSync, mkdirSync } = await import("node:fs");
       mkdirSync(join(keyDir, "keys"));
-      writeFileSync(join(keyDir, "keys/wallet-2.key"), `0x${"22".repeat(32)}\n`);
+      writeFileSync(join(keyDir, "keys/wallet-2.key"), `0x${"22".repeat(32)}\n`, { mode: 0o600 });
       const path = join(keyDir, "live.yaml");
       writeFileSync(path, readFileSync("configs/live.example.yaml", "utf8"));
       const { privateKeyToAddress } = await import("viem/accounts");

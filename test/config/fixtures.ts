@@ -20,13 +20,13 @@ export const LIVE_ENV = {
   MM_ADMIN_TOKEN: ADMIN_TOKEN,
 } as const;
 
-/** A temporary directory with the given files; `cleanup` removes it. */
+/** A temporary directory with the given files, mode 0600 as key files must be; `cleanup` removes it. */
 export function tempDir(files: Record<string, string> = {}): { dir: string; path: (name: string) => string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "mm-config-test-"));
   for (const [name, content] of Object.entries(files)) {
     const full = join(dir, name);
     mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, content);
+    writeFileSync(full, content, { mode: 0o600 });
   }
   return { dir, path: (name) => join(dir, name), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

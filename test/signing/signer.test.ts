@@ -133,13 +133,13 @@ describe("WalletSigner", () => {
   it("loads the key from a key file, trimming whitespace", () => {
     const dir = mkdtempSync(join(tmpdir(), "signer-test-"));
     const path = join(dir, "wallet.key");
-    writeFileSync(path, `\n  ${KEY}  \n`);
+    writeFileSync(path, `\n  ${KEY}  \n`, { mode: 0o600 });
     expect(WalletSigner.fromKeyFile(path).address).toBe(ADDRESS);
     const missing = thrown(() => WalletSigner.fromKeyFile(join(dir, "absent.key")));
     expect((missing as SigningError).code).toBe("key_source_missing");
     expect((missing as SigningError).message).toContain("absent.key");
     const badPath = join(dir, "bad.key");
-    writeFileSync(badPath, `${KEY}ff`);
+    writeFileSync(badPath, `${KEY}ff`, { mode: 0o600 });
     const bad = thrown(() => WalletSigner.fromKeyFile(badPath));
     expect((bad as SigningError).message).toContain("bad.key");
     expectNoKey(bad, KEY);
