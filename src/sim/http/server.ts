@@ -7,12 +7,13 @@
  * - Keep-alive on (node's default), bodies capped (default 1 MiB; larger -> 413 envelope with
  *   `Connection: close`).
  * - A refused upgrade is answered with its HTTP status and the envelope JSON, then the socket
- *   is closed; `ws` never sees it.
+ *   is closed; `ws` never sees it. So are a request node's parser refuses (`clientError`) and
+ *   `CONNECT` (malformed.ts).
  * - close(): stop accepting, close idle keep-alive sockets, close every WebSocket with 1001,
  *   let in-flight requests finish for up to `closeGraceMs` (real time: shutdown is a property
  *   of the process, not of the simulated clock), then cut what is left.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket, type RawData } from "ws";
@@ -20,6 +21,7 @@ import { RealClock, type Clock } from "../../core/clock.js";
 import { createLogger, type Logger } from "../../log/index.js";
 import type { Simulator } from "../simulator.js";
 import { WsHub } from "../ws/hub.js";
+import { clientErrorAnswer, connectAnswer, OwedResponses, rawHttpResponse, type MalformedAnswer, type ParserError } from "./malformed.js";
 import { Pipeline, type RawResponse } from "./pipeline.js";
 import type { RouteDef } from "./types.js";
 
@@ -61,6 +63,8 @@ export class SimServer {
   private readonly closeGraceMs: number;
   private readonly realClock: Clock;
   private readonly sockets = new Set<Socket>();
+  private readonly owed = new OwedResponses();
+  private readonly malformed = new WeakSet<Duplex>();
   private inFlight = 0;
   private boundUrl: string | undefined;
   private closing: Promise<void> | undefined;
@@ -80,11 +84,8 @@ export class SimServer {
       s.on("close", () => this.sockets.delete(s));
     });
     this.server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
-    this.server.on("clientError", (err: Error, socket: Duplex) => {
-      this.logger.debug({ err }, "malformed HTTP request");
-      if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-      else socket.destroy();
-    });
+    this.server.on("clientError", (err: ParserError, socket: Duplex) => this.onClientError(err, socket));
+    this.server.on("connect", (_req: IncomingMessage, socket: Duplex) => this.answerRaw(socket, connectAnswer()));
   }
 
   /** Listen; resolves with the bound base URL (`http://127.0.0.1:PORT`). */
@@ -138,6 +139,7 @@ export class SimServer {
       this.inFlight--;
     };
     res.on("close", done);
+    this.owed.track(res);
     const declared = Number(req.headers["content-length"] ?? "0");
     if (Number.isFinite(declared) && declared > this.maxBodyBytes) return this.tooLarge(req, res);
     const chunks: Buffer[] = [];
@@ -223,10 +225,32 @@ export class SimServer {
   }
 
   private refuseUpgrade(socket: Duplex, out: RawResponse): void {
-    const body = Buffer.from(out.bodyText, "utf8");
-    const lines = [`HTTP/1.1 ${out.status} ${STATUS_CODES[out.status] ?? ""}`];
-    for (const [k, v] of Object.entries({ ...out.headers, "Content-Length": String(body.length), Connection: "close" })) lines.push(`${k}: ${v}`);
-    socket.end(Buffer.concat([Buffer.from(lines.join("\r\n") + "\r\n\r\n", "utf8"), body]));
+    socket.end(rawHttpResponse(out));
+  }
+
+  /**
+   * A request node's parser refused: the JSON envelope on the raw socket, then close; after the
+   * responses still owed to earlier requests on this connection, so none interleave.
+   */
+  private onClientError(err: ParserError, socket: Duplex): void {
+    this.logger.debug({ err }, "malformed HTTP request");
+    // node's parser reports again for every further chunk; the first report is answered.
+    if (this.malformed.has(socket)) return;
+    this.malformed.add(socket);
+    if (err.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+    socket.pause();
+    this.owed.afterOwed(socket, (answered) => {
+      if (!socket.writable) return void socket.destroy();
+      if (answered) return void socket.end();
+      this.answerRaw(socket, clientErrorAnswer(err, maxHeaderSize));
+    });
+  }
+
+  /** Answer a socket no ServerResponse owns with an error envelope and the common headers. */
+  private answerRaw(socket: Duplex, answer: MalformedAnswer): void {
+    socket.on("error", (err) => this.logger.debug({ err }, "socket error after a malformed request"));
+    const out = this.pipeline.errorResponse(answer.status, answer.code, answer.message, { details: answer.details });
+    socket.end(rawHttpResponse(out));
   }
 }
 
