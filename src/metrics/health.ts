@@ -4,12 +4,16 @@
  * - liveness (/health): 200 while the engine loop ticks: the last `tick` is at most maxTickAgeMs
  *   old (before the first tick: within startupGraceMs of construction). 503 otherwise, so a
  *   supervisor restarts a wedged process.
- * - readiness (/ready): 200 once startup completed (markStarted) and no GLOBAL halt holds; 503
- *   with a JSON reason otherwise ("starting", "stopping", "halted" with the halts). A halted
- *   wallet or market alone keeps the process ready: the rest still quotes.
+ * - readiness (/ready): 200 once startup completed (markStarted), no GLOBAL halt holds and no
+ *   halt of a reason in NOT_READY_HALT_REASONS holds on ANY scope; 503 with a JSON reason
+ *   otherwise ("starting", "stopping", "halted" with those halts). Those reasons say the daemon
+ *   cannot see or act on part of what it owns (key refused, stream lost, loop stalled, load shed),
+ *   so even a single wallet or market under one is not "all well". Other wallet or market halts
+ *   (a reject storm, stale data on one market, a manual halt) keep the process ready: they are
+ *   the risk layer working, and the rest still quotes.
  */
 import type { Clock } from "../core/clock.js";
-import type { Halt } from "../bot/risk/types.js";
+import type { Halt, HaltReason } from "../bot/risk/types.js";
 import { scopeTarget } from "../bot/risk/types.js";
 import { redactSecrets } from "../log/redact.js";
 
@@ -26,6 +30,19 @@ export interface ProbesOptions {
   startupGraceMs?: number;
   /** The risk facade (Risk) fits. */
   risk?: { globallyHalted(): boolean; halts(): readonly Halt[] };
+}
+
+/**
+ * Halts that make /ready false on any scope (wallet, market or global), not only global: the
+ * daemon is blind or cannot act there. The one place this set is written (docs quote it).
+ */
+export const NOT_READY_HALT_REASONS: readonly HaltReason[] = ["auth_refused", "stream_down", "dead_man", "capacity"];
+
+const NOT_READY: ReadonlySet<HaltReason> = new Set(NOT_READY_HALT_REASONS);
+
+/** Whether `h` alone makes the process not ready: any global halt, or one of NOT_READY_HALT_REASONS anywhere. */
+export function haltBlocksReadiness(h: Halt): boolean {
+  return h.scope.kind === "global" || NOT_READY.has(h.reason);
 }
 
 export function haltJson(h: Halt): Record<string, unknown> {
@@ -75,8 +92,9 @@ export class Probes {
     if (this.stopping) return { ok: false, body: { ready: false, reason: "stopping" } };
     if (!this.started) return { ok: false, body: { ready: false, reason: "starting" } };
     const risk = this.opts.risk;
-    if (risk?.globallyHalted()) {
-      const halts = risk.halts().filter((h) => h.scope.kind === "global");
+    if (risk === undefined) return { ok: true, body: { ready: true } };
+    const halts = risk.halts().filter(haltBlocksReadiness);
+    if (halts.length > 0 || risk.globallyHalted()) {
       return { ok: false, body: { ready: false, reason: "halted", halts: halts.map(haltJson) } };
     }
     return { ok: true, body: { ready: true } };

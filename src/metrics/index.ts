@@ -12,7 +12,7 @@ export {
 export { EngineMetricsBridge, trackTrackerAnomalies } from "./engine-bridge.js";
 export { MetricsObserver, type EngineEvents, type FillEvent, type HttpRequestEvent } from "./observer.js";
 export { instrumentTransport } from "./http-instrument.js";
-export { Probes, haltJson, type ProbeAnswer, type ProbesOptions } from "./health.js";
+export { NOT_READY_HALT_REASONS, Probes, haltBlocksReadiness, haltJson, type ProbeAnswer, type ProbesOptions } from "./health.js";
 export {
   MetricsServer,
   bearerMatches,

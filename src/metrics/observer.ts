@@ -50,6 +50,8 @@ export interface EngineEvents {
   /** A risk filter's drops and resizes, counted by reason. */
   quotesDropped(wallet: string, market: string, reason: string, count?: number): void;
   halt(change: HaltChange): void;
+  /** One 401 key refusal; wallet: address or name of the wallet acted for, if any. */
+  authRefusal(wallet: string | undefined, code: string): void;
   streamFrame(wallet: string, serverTs: number, receivedAtMs: number): void;
   /** RateGateOptions.onWait fits: (bucketId, waitMs). */
   rateGateWait(bucket: string, waitMs: number): void;
@@ -148,6 +150,10 @@ export class MetricsObserver implements EngineEvents {
     if (change.halt.scope.kind === "market") this.marketsChanged();
     if (change.type !== "raised") return;
     this.m.haltsRaised.inc({ scope: oneOf(change.halt.scope.kind, SCOPES), reason: change.halt.reason });
+  }
+
+  authRefusal(wallet: string | undefined, code: string): void {
+    this.m.authRefusals.inc({ wallet: this.m.labels.wallet(wallet), code: this.m.labels.code(code) });
   }
 
   streamFrame(wallet: string, serverTs: number, receivedAtMs: number): void {

@@ -73,6 +73,7 @@ export class DaemonMetrics {
   readonly haltActive: Gauge<"scope" | "target" | "reason">;
   readonly haltsActive: Gauge<"reason">;
   readonly ready: Gauge;
+  readonly authRefusals: Counter<"wallet" | "code">;
   // ---- platform client ----
   readonly httpDuration: Histogram<"route" | "method" | "status">;
   readonly gateWait: Histogram<"bucket">;
@@ -181,7 +182,12 @@ export class DaemonMetrics {
       ["scope", "target", "reason"],
     );
     this.haltsActive = gauge("mm_risk_halts_active", "Active halts per reason (0 when none).", ["reason"]);
-    this.ready = gauge("mm_ready", "1 when startup completed and no global halt holds (the /ready answer).");
+    this.ready = gauge("mm_ready", "1 when /ready answers 200: started, no global halt, no auth_refused/stream_down/dead_man/capacity halt on any scope.");
+    this.authRefusals = counter(
+      "mm_auth_refusals_total",
+      "Requests and stream upgrades refused with HTTP 401 (API key or wallet header refused), by wallet and code.",
+      ["wallet", "code"],
+    );
 
     this.httpDuration = histogram(
       "mm_http_request_duration_seconds",

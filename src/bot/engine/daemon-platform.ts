@@ -16,6 +16,7 @@ import { RestBookPoller, type EventSeq } from "./market-data.js";
 import { MarketRegistry } from "./market-registry.js";
 import type { EngineObserver } from "./observer.js";
 import type { DaemonOps } from "./ops.js";
+import type { AuthWatch } from "./auth-watch.js";
 import { RestTradeFeed } from "./trade-feed.js";
 import type { EngineTuning } from "./tuning.js";
 import { connectorFor } from "./wallet-stream.js";
@@ -30,6 +31,8 @@ export interface PlatformLinkParts {
   tuning: EngineTuning;
   observer: EngineObserver;
   ops: DaemonOps;
+  /** Watches every keyed answer and upgrade for key refusals. */
+  auth?: Pick<AuthWatch, "wrapTransport" | "wrapConnector">;
   seq: EventSeq;
   /** The platform's default taker fee, once its info is loaded. */
   defaultFeeTakerBps: () => number | null;
@@ -73,14 +76,16 @@ export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
   if (deps.transport === undefined && liveUrl === undefined) throw new TypeError("createDaemon: give deps.transport in simulator mode");
   const transport = deps.transport ?? new FetchTransport({ baseUrl: liveUrl!, clock, timeoutMs: platform.requestTimeoutMs });
   const client = createClient({
-    transport: ops.instrument(transport),
+    transport: ops.instrument(p.auth?.wrapTransport(transport) ?? transport),
     apiKey,
     clock,
     rng: p.rng.fork("client"),
     gate,
     timeoutMs: platform.requestTimeoutMs,
   });
-  const { connector, streamPath } = connectorFor(config, deps.connector);
+  const direct = connectorFor(config, deps.connector);
+  const connector = p.auth?.wrapConnector(direct.connector) ?? direct.connector;
+  const streamPath = direct.streamPath;
 
   const registry = new MarketRegistry({
     api: client,

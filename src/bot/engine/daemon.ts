@@ -44,6 +44,7 @@ import type { DaemonDeps, ShutdownReport, StartReport } from "./daemon-types.js"
 import { buildWalletRunners } from "./daemon-wallets.js";
 import type { HaltChange } from "../risk/types.js";
 import { buildCoreRisk, type CoreRisk } from "./core-risk.js";
+import { AuthWatch } from "./auth-watch.js";
 import { engineStateSource } from "./engine-state.js";
 import { combineObservers, type EngineObserver } from "./observer.js";
 import { DaemonOps } from "./ops.js";
@@ -78,6 +79,8 @@ export class Daemon {
   readonly coreRisk: CoreRisk;
   /** Metrics, probes and the operator HTTP server. */
   readonly ops: DaemonOps;
+  /** 401 key refusals on every keyed request and upgrade -> the auth_refused halt (auth-watch.ts). */
+  readonly auth: AuthWatch;
   private readonly risk: RiskHook;
   private readonly rng: Rng;
   private readonly seq = new EventSeq();
@@ -134,6 +137,15 @@ export class Daemon {
     this.risk = chainRisk(deps.risk === undefined ? [this.coreRisk] : [this.coreRisk, deps.risk]);
     this.sessionStartMs = this.clock.now();
     this.session = sessionTag(this.sessionStartMs, rng.fork("session"));
+    this.auth = new AuthWatch({
+      clock: this.clock,
+      rng: rng.fork("auth"),
+      log: this.log.child({ component: "auth" }),
+      wallets: config.wallets,
+      condition: (scope, detail) => this.coreRisk.condition(scope, "auth_refused", detail),
+      count: (wallet, code) => this.ops.events.authRefusal(wallet, code),
+      probe: (wallet) => this.client.forWallet(wallet).portfolio.balances(),
+    });
 
     const link = buildPlatformLink({
       config,
@@ -144,6 +156,7 @@ export class Daemon {
       tuning: this.tuning,
       observer: this.observer,
       ops: this.ops,
+      auth: this.auth,
       seq: this.seq,
       defaultFeeTakerBps: () => this.platformInfo?.feeConfig.defaultFeeTakerBps ?? null,
     });
@@ -294,6 +307,7 @@ export class Daemon {
     this.log.info({ reason }, "shutting down: pulling every quote");
     this.ops.probes.markStopping();
     this.startAbort.abort(new Error("daemon stopping"));
+    this.auth.stop();
     this.timers.clear();
     this.data.stop();
     this.trades.stop();
@@ -315,6 +329,7 @@ export class Daemon {
   /** Stop every timer and stream without cancelling anything (a hard kill, for restart tests). */
   abandon(): void {
     this.startAbort.abort(new Error("daemon abandoned"));
+    this.auth.stop();
     this.timers.clear();
     this.data.stop();
     this.trades.stop();

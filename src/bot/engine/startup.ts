@@ -5,7 +5,10 @@
  * the open-order walk of fill-sync.ts, run once before quoting starts.
  *
  * Retries wait on the Clock with jitter from the Rng (deterministic under a VirtualClock) and stop
- * at the caller's AbortSignal.
+ * at the caller's AbortSignal. A key refused (HTTP 401) is retried too, on its own slower backoff
+ * (AUTH_RETRY, capped at 30 s) and for as long as the daemon runs: a new key may take up to 60 s
+ * to work (spec 5.6) and an operator fixes a key without a restart. The refusal itself is logged
+ * and halted on by auth-watch.ts (once per state change); each retry here logs at debug only.
  */
 import type { PartnerClient, WalletClient } from "../../api/index.js";
 import { isApiError } from "../../api/index.js";
@@ -30,6 +33,9 @@ export interface RetryPolicy {
 /** Codes that mean "the wallet is still being set up: ask again in a few seconds" (spec 5.3). */
 export const ONBOARDING_CODES: ReadonlySet<string> = new Set(["vault_not_deployed", "kyc_blocked"]);
 
+/** Backoff of retries after a key refusal: 1 s doubling to 30 s (half jitter), without end. */
+export const AUTH_RETRY: RetryPolicy = { initialMs: 1_000, maxMs: 30_000 };
+
 /** Exponential backoff with half jitter: [d/2, d], d = min(max, initial * 2^attempt). */
 export function backoffMs(attempt: number, p: RetryPolicy, rng: Rng): number {
   const d = Math.min(p.maxMs, p.initialMs * 2 ** Math.min(attempt, 30));
@@ -43,24 +49,43 @@ export function isTransient(e: unknown): boolean {
   return e.handling === "retry_backoff" || e.handling === "wait_retry_after" || e.handling === "resend_same" || e.handling === "onboarding_wait" || e.handling === "unknown_outcome" || e.source === "transport" || e.source === "circuit";
 }
 
+/** The platform refused the key (HTTP 401, any `api_key_*` code or `auth_required`). */
+export function isAuthRefusal(e: unknown): boolean {
+  return isApiError(e) && e.source === "http" && e.status === 401;
+}
+
 export interface RetryDeps {
   clock: Clock;
   rng: Rng;
   log: Logger;
   policy: RetryPolicy;
+  /** Backoff after a key refusal. Default AUTH_RETRY. */
+  authPolicy?: RetryPolicy | undefined;
   signal?: AbortSignal | undefined;
 }
 
-/** Run `fn` until it succeeds, retrying transient failures with backoff; anything else throws. */
+/** The wait before the next try after `e`, or undefined when `e` is not worth retrying. */
+function retryWaitMs(e: unknown, attempt: number, deps: RetryDeps): number | undefined {
+  if (isAuthRefusal(e)) return backoffMs(attempt, deps.authPolicy ?? AUTH_RETRY, deps.rng);
+  if (!isTransient(e)) return undefined;
+  const advised = isApiError(e) && e.retryAfterSec !== undefined ? e.retryAfterSec * 1000 : undefined;
+  return Math.max(advised ?? 0, backoffMs(attempt, deps.policy, deps.rng));
+}
+
+function logRetry(deps: RetryDeps, e: unknown, fields: Record<string, unknown>, msg: string): void {
+  if (isAuthRefusal(e)) deps.log.debug(fields, msg);
+  else deps.log.info(fields, msg);
+}
+
+/** Run `fn` until it succeeds, retrying transient failures and key refusals with backoff; anything else throws. */
 export async function retrying<T>(what: string, deps: RetryDeps, fn: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn();
     } catch (e) {
-      if (!isTransient(e)) throw e;
-      const advised = isApiError(e) && e.retryAfterSec !== undefined ? e.retryAfterSec * 1000 : undefined;
-      const wait = Math.max(advised ?? 0, backoffMs(attempt, deps.policy, deps.rng));
-      deps.log.info({ step: what, attempt: attempt + 1, waitMs: wait, code: isApiError(e) ? e.code : undefined }, "start-up step failed: retrying");
+      const wait = retryWaitMs(e, attempt, deps);
+      if (wait === undefined) throw e;
+      logRetry(deps, e, { step: what, attempt: attempt + 1, waitMs: wait, code: isApiError(e) ? e.code : undefined }, "start-up step failed: retrying");
       await deps.clock.sleep(wait, deps.signal);
     }
   }
@@ -78,25 +103,31 @@ class VaultNotReady extends Error {
 }
 
 /**
- * The wallet's vault (the `maker` of every order). Waits while onboarding is under way: an
- * answer `deployed: false`, `vault_not_deployed` or `kyc_blocked` is retried with backoff (or
- * Retry-After), for as long as the signal allows.
+ * The wallet's vault (the `maker` of every order), the wallet's first keyed read. Waits while
+ * onboarding is under way: an answer `deployed: false`, `vault_not_deployed` or `kyc_blocked` is
+ * retried with backoff (or Retry-After), and so is a key refusal (AUTH_RETRY), for as long as the
+ * signal allows. `onWait` hears the onboarding waits only (a refused key is not onboarding).
  */
 export async function resolveVault(api: WalletClient, deps: RetryDeps, onWait?: (reason: string) => void): Promise<string> {
   for (let attempt = 0; ; attempt++) {
+    let wait: number | undefined;
     let reason: string;
-    let advisedMs: number | undefined;
     try {
       const r = await api.portfolio.vault();
       if (r.data.deployed) return r.data.vaultAddress;
       reason = new VaultNotReady().code;
+      wait = backoffMs(attempt, deps.policy, deps.rng);
     } catch (e) {
-      if (!isTransient(e)) throw e;
+      wait = retryWaitMs(e, attempt, deps);
+      if (wait === undefined) throw e;
       reason = isApiError(e) ? e.code : "error";
-      advisedMs = isApiError(e) && e.retryAfterSec !== undefined ? e.retryAfterSec * 1000 : undefined;
+      if (isAuthRefusal(e)) {
+        deps.log.debug({ attempt: attempt + 1, reason, waitMs: wait }, "vault read refused (API key): retrying");
+        await deps.clock.sleep(wait, deps.signal);
+        continue;
+      }
     }
     onWait?.(reason);
-    const wait = Math.max(advisedMs ?? 0, backoffMs(attempt, deps.policy, deps.rng));
     deps.log.info({ attempt: attempt + 1, reason, waitMs: wait }, "vault not ready: retrying");
     await deps.clock.sleep(wait, deps.signal);
   }

@@ -20,7 +20,7 @@ import type { CycleTrigger, WalletState } from "./observer.js";
 import { OwnOrderLog } from "./own-orders.js";
 import { PresignCache, PresignWarmer } from "./presign.js";
 import { shutdownWallet, type WalletShutdownReport } from "./shutdown.js";
-import { anchorInventory, resolveVault } from "./startup.js";
+import { anchorInventory, resolveVault, retrying } from "./startup.js";
 import { WalletBackground } from "./wallet-background.js";
 import type { QuotingParams } from "./wallet-cycle.js";
 import { WalletQuoting } from "./wallet-quoting.js";
@@ -180,7 +180,8 @@ export class WalletRunner {
     this.vault = await resolveVault(this.o.api, retry, () => this.setState("onboarding"));
     this.log.info({ vault: this.vault }, "vault resolved");
     const symbolOf = (id: string): string => this.o.registry.symbolOf(id) ?? id;
-    const anchored = await anchorInventory(this.o.api, this.wallet, this.o.inventory, this.o.clock, symbolOf);
+    // Retried like the vault read (a refused key, a platform hiccup): a failed start is never retried.
+    const anchored = await retrying("inventory anchor", retry, () => anchorInventory(this.o.api, this.wallet, this.o.inventory, this.o.clock, symbolOf));
     this.log.info({ positions: anchored.positions }, "inventory anchored");
     this.stream = startUserStream({
       connector: this.o.connector,
@@ -199,7 +200,7 @@ export class WalletRunner {
     });
     this.streamDownSince = this.o.clock.now();
     await waitForSubscription(this.stream, this.o.clock, this.o.tuning.streamReadyWaitMs, signal, this.log);
-    const report = await syncWallet(this.syncCtx, { unknownGraceMs: 0, unknownSince: this.orders.unknownSince });
+    const report = await retrying("open-order reconciliation", retry, () => syncWallet(this.syncCtx, { unknownGraceMs: 0, unknownSince: this.orders.unknownSince }));
     this.o.observer.onEvent({ type: "synced", wallet: this.wallet, reason: "startup", at: this.o.clock.now() });
     this.log.info({ ...report }, "open orders reconciled");
     if (signal.aborted) return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Rng } from "../../../src/core/rng.js";
-import { backoffMs, fetchPlatformInfo, resolveVault } from "../../../src/bot/engine/startup.js";
+import { AUTH_RETRY, backoffMs, fetchPlatformInfo, resolveVault } from "../../../src/bot/engine/startup.js";
 import { VAULT, WALLET, clientHarness, envelope, json, silentLogger } from "./fakes.js";
 
 const policy = { initialMs: 1_000, maxMs: 8_000 };
@@ -37,11 +37,35 @@ describe("resolveVault (spec 5.3 onboarding)", () => {
     expect(backoffMs(0, policy, new Rng(3))).toBe(gaps[0]);
   });
 
-  it("stops at once on an auth refusal (nothing will ever work)", async () => {
+  it("retries a refused key (401) on the slower auth backoff, capped at 30 s, until the key works", async () => {
     const { clock, transport, client } = clientHarness();
-    transport.on("GET", /^\/api\/me\/vault$/, envelope(401, "api_key_revoked"));
+    let refusals = 9;
+    transport.on("GET", /^\/api\/me\/vault$/, () => (refusals-- > 0 ? envelope(401, "api_key_bad_secret") : json(200, { walletAddress: WALLET, vaultAddress: VAULT, deployed: true })));
+    const waits: string[] = [];
+    const p = resolveVault(client.forWallet(WALLET), { clock, rng: new Rng(1), log: silentLogger(), policy }, (why) => waits.push(why));
+    let vault: string | undefined;
+    void p.then((v) => (vault = v));
+    await clock.advance(300_000);
+    expect(vault).toBe(VAULT);
+    expect(transport.requests.length).toBe(10);
+    const at = transport.requests.map((r) => r.at);
+    const gaps = at.slice(1).map((t, i) => t - at[i]!);
+    // AUTH_RETRY: [d/2, d] with d = 1 s doubling to 30 s (the onboarding policy here caps at 8 s).
+    for (const [i, g] of gaps.entries()) {
+      const d = Math.min(AUTH_RETRY.maxMs, AUTH_RETRY.initialMs * 2 ** i);
+      expect(g).toBeGreaterThanOrEqual(d / 2);
+      expect(g).toBeLessThanOrEqual(d);
+    }
+    expect(Math.max(...gaps)).toBeGreaterThan(policy.maxMs);
+    // A refused key is not onboarding.
+    expect(waits).toEqual([]);
+  });
+
+  it("stops at once on a scope refusal (403: the key works, it lacks a scope; no wait helps)", async () => {
+    const { clock, transport, client } = clientHarness();
+    transport.on("GET", /^\/api\/me\/vault$/, envelope(403, "api_key_scope_missing"));
     const p = resolveVault(client.forWallet(WALLET), { clock, rng: new Rng(1), log: silentLogger(), policy });
-    await expect(p).rejects.toMatchObject({ code: "api_key_revoked" });
+    await expect(p).rejects.toMatchObject({ code: "api_key_scope_missing" });
     expect(transport.requests.length).toBe(1);
   });
 
