@@ -6,6 +6,7 @@
  */
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { clientErrorAnswer } from "../../../src/sim/http/malformed.js";
 import { allRoutes } from "../../../src/sim/http/routes/index.js";
 import { startSimServer, type SimServer } from "../../../src/sim/http/server.js";
 import { errorEnvelopeSchema } from "../../../src/wire/errors.js";
@@ -158,5 +159,19 @@ describe("the simulator answers malformed HTTP with the JSON error envelope", ()
     const server = await serve();
     const { replies } = await exchange(server, "GET /api/no-such-route HTTP/1.1\r\nHost: sim\r\nConnection: close\r\n\r\n");
     expect(replies.map((r) => r.status)).toEqual([404]);
+  });
+});
+
+describe("clientErrorAnswer", () => {
+  // node answers a slow request itself after its headersTimeout (real time, checked every 30 s):
+  // the mapping is checked directly rather than waited for.
+  it("a request not received in time: 408 bad_request", () => {
+    const err = Object.assign(new Error("Request timeout"), { code: "ERR_HTTP_REQUEST_TIMEOUT" });
+    expect(clientErrorAnswer(err, 16_384)).toMatchObject({ status: 408, code: "bad_request" });
+  });
+
+  it("an error without a parser reason names its code", () => {
+    const err = Object.assign(new Error("x"), { code: "HPE_SOMETHING_NEW" });
+    expect(clientErrorAnswer(err, 16_384)).toMatchObject({ status: 400, message: "malformed HTTP request: HPE_SOMETHING_NEW" });
   });
 });
