@@ -68,8 +68,20 @@ function simulatorSchema(ctx: LoadContext) {
 function instanceSchema() {
   return z
     .strictObject({
-      /** Prefix of every clientOrderId this daemon sends; distinct per running daemon. */
+      /**
+       * Prefix of every clientOrderId this daemon sends. One running daemon per id and partner:
+       * orders of this prefix from an earlier (crashed) run are adopted at start-up, but a second
+       * daemon with the same id refuses to start when it sees the first one place orders, and a
+       * running daemon that sees another one's orders halts (instance_conflict). Use a distinct id
+       * per daemon (docs/operations.md).
+       */
       id: z.string().regex(/^[a-z0-9-]{1,16}$/, "expected 1-16 characters of [a-z0-9-]"),
+      /**
+       * When a wallet holds orders of this id from another session at start-up: how long to watch
+       * for a live daemon placing them, beyond the late-recording window (request timeout + 10 s),
+       * before adopting them. 0: no watch (adopt at once; the running checks remain).
+       */
+      startupWatchSec: int(0, 600).default(10),
     })
     .prefault({ id: "mm1" });
 }

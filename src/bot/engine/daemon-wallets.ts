@@ -19,7 +19,7 @@ export interface DaemonWalletParts
   extends Pick<
     WalletRunnerOptions,
     | "apiKey" | "connector" | "streamPath" | "clock" | "log" | "observer" | "risk" | "registry" | "data" | "ledger"
-    | "inventory" | "saltSource" | "platform" | "sessionStartMs" | "tuning" | "monotonic" | "seq" | "engine"
+    | "inventory" | "saltSource" | "platform" | "sessionStartMs" | "tuning" | "monotonic" | "seq" | "engine" | "fence"
   > {
   config: Config;
   client: PartnerClient;
@@ -69,6 +69,7 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
       saltSource: p.saltSource,
       platform: p.platform,
       instanceId: config.instance.id,
+      fence: p.fence,
       sessionStartMs: p.sessionStartMs,
       tuning: p.tuning,
       monotonic: p.monotonic,

@@ -35,6 +35,7 @@ import { cryptoSaltSource, rngSaltSource } from "../../signing/index.js";
 import { FillLedger } from "../fill-ledger.js";
 import { Inventory } from "../inventory.js";
 import { sessionTag } from "./ids.js";
+import { InstanceConflictError, InstanceFence, lateWindowMs, watchAtStartup } from "./instance-fence.js";
 import { EventSeq, type MarketDataSource } from "./market-data.js";
 import type { MarketRegistry } from "./market-registry.js";
 import { MarketTimeline } from "./daemon-markets.js";
@@ -43,6 +44,7 @@ import { DaemonTimers } from "./daemon-timers.js";
 import type { DaemonDeps, ShutdownReport, StartReport } from "./daemon-types.js";
 import { buildWalletRunners } from "./daemon-wallets.js";
 import type { HaltChange } from "../risk/types.js";
+import { GLOBAL } from "../risk/types.js";
 import { buildCoreRisk, type CoreRisk } from "./core-risk.js";
 import { AuthWatch } from "./auth-watch.js";
 import { engineStateSource } from "./engine-state.js";
@@ -79,6 +81,8 @@ export class Daemon {
   readonly coreRisk: CoreRisk;
   /** Metrics, probes and the operator HTTP server. */
   readonly ops: DaemonOps;
+  /** One owner per instance.id: the start-up watch and the running checks (instance-fence.ts). */
+  readonly fence: InstanceFence;
   /** 401 key refusals on every keyed request and upgrade -> the auth_refused halt (auth-watch.ts). */
   readonly auth: AuthWatch;
   private readonly risk: RiskHook;
@@ -137,6 +141,16 @@ export class Daemon {
     this.risk = chainRisk(deps.risk === undefined ? [this.coreRisk] : [this.coreRisk, deps.risk]);
     this.sessionStartMs = this.clock.now();
     this.session = sessionTag(this.sessionStartMs, rng.fork("session"));
+    this.fence = new InstanceFence({
+      instanceId: config.instance.id,
+      session: this.session,
+      sessionStartMs: this.sessionStartMs,
+      lateWindowMs: lateWindowMs(config.platform.requestTimeoutMs),
+      watchMs: config.instance.startupWatchSec * 1000,
+      clock: this.clock,
+      log: this.log.child({ component: "fence" }),
+      onConflict: (detail) => this.coreRisk.condition(GLOBAL, "instance_conflict", detail),
+    });
     this.auth = new AuthWatch({
       clock: this.clock,
       rng: rng.fork("auth"),
@@ -181,6 +195,7 @@ export class Daemon {
         saltSource,
         platform: () => this.platform,
         session: this.session,
+        fence: this.fence,
         sessionStartMs: this.sessionStartMs,
         tuning: this.tuning,
         monotonic,
@@ -266,6 +281,8 @@ export class Daemon {
     this.platformInfo = await fetchPlatformInfo(this.client, retry);
     if (this.stopping !== undefined) return { markets: [], wallets: [] };
     this.log.info({ chainId: this.platformInfo.contracts.chainId, defaultFeeTakerBps: this.platformInfo.feeConfig.defaultFeeTakerBps }, "platform info loaded");
+    await this.watchForOtherInstance(signal);
+    if (this.stopping !== undefined) return { markets: [], wallets: [] };
     this.markets.wire();
     await retrying("market selection", retry, () => this.markets.refreshSelection());
     if (this.stopping !== undefined) return { markets: [], wallets: [] };
@@ -292,6 +309,22 @@ export class Daemon {
     const markets = this.registry.selected().map((e) => e.row.symbol);
     this.log.info({ markets, wallets: results }, "daemon running");
     return { markets, wallets: results };
+  }
+
+  /**
+   * One owner per instance.id (instance-fence.ts): before any wallet adopts an order, watch for
+   * another daemon running with ours. Refused: the daemon is dropped as by a hard kill, so nothing
+   * is adopted or cancelled (a stop would cancel-all the other daemon's orders), and start() rejects.
+   */
+  private async watchForOtherInstance(signal: AbortSignal): Promise<void> {
+    const wallets = this.config.wallets.map((w) => ({ wallet: w.address.toLowerCase(), api: this.client.forWallet(w.address) }));
+    try {
+      const r = await watchAtStartup(this.fence, wallets, signal);
+      if (r.waitedMs > 0 && !signal.aborted) this.log.info({ ...r }, "instance fence: no other daemon seen; adopting the earlier session's orders");
+    } catch (e) {
+      if (e instanceof InstanceConflictError) this.abandon();
+      throw e;
+    }
   }
 
   /**

@@ -22,6 +22,7 @@ import type { OrderRecord } from "../../wire/index.js";
 import { fillFromMyTrade, readOrderTrades, type Fill, type FillLedger } from "../fill-ledger.js";
 import type { OrderTracker, ReadNeed, TrackerEvent, Transition } from "../order-tracker.js";
 import { isOwnClientOrderId } from "./ids.js";
+import { fencedRecord, type InstanceFence } from "./instance-fence.js";
 import type { EngineObserver } from "./observer.js";
 
 export interface SyncContext {
@@ -44,6 +45,8 @@ export interface SyncContext {
   applyFill(fill: Fill): void;
   /** An open order on the wallet that is not this instance's. */
   onForeign(rec: OrderRecord): Promise<void>;
+  /** One owner per instance id (instance-fence.ts): absent, every order of our prefix is adopted. */
+  fence?: InstanceFence | undefined;
 }
 
 export interface OpenWalk {
@@ -111,6 +114,8 @@ export async function reconcileOpen(
     const rec = walk.records.get(id);
     if (rec === undefined) continue;
     if (isOwnClientOrderId(rec.clientOrderId, ctx.instanceId)) {
+      // Another daemon's order under our prefix: neither adopted nor cancelled (the fence halts).
+      if (ctx.fence?.check(fencedRecord(rec), ctx.wallet, "an open-order walk") === "conflict") continue;
       const t = ctx.adopt(rec, serverTime);
       if (t.outcome === "applied") {
         adopted += 1;

@@ -30,6 +30,11 @@ export interface ShutdownContext {
   log: Logger;
   instanceId: string;
   foreignOrders: ForeignOrderPolicy;
+  /**
+   * Under "leave": which listed orders are ours to end (default: this instance's prefix). Narrowed
+   * to this process's own orders once another daemon runs with our id (instance-fence.ts).
+   */
+  owns?: ((clientOrderId: string | null) => boolean) | undefined;
   /** Absolute local time after which no new round starts. */
   deadlineAtMs: number;
   track(ev: TrackerEvent): Transition;
@@ -144,7 +149,7 @@ export async function shutdownWallet(ctx: ShutdownContext): Promise<WalletShutdo
 async function openIds(ctx: ShutdownContext): Promise<string[]> {
   const out: string[] = [];
   for await (const rec of ctx.api.orders.open({ limit: 500 })) {
-    if (ctx.foreignOrders === "leave" && !isOwnClientOrderId(rec.clientOrderId, ctx.instanceId)) continue;
+    if (ctx.foreignOrders === "leave" && !(ctx.owns?.(rec.clientOrderId) ?? isOwnClientOrderId(rec.clientOrderId, ctx.instanceId))) continue;
     out.push(rec.id);
   }
   return out;

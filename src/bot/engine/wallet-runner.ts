@@ -19,7 +19,7 @@ import { signingMarketOf } from "./market-registry.js";
 import type { CycleTrigger, WalletState } from "./observer.js";
 import { OwnOrderLog } from "./own-orders.js";
 import { PresignCache, PresignWarmer } from "./presign.js";
-import { shutdownWallet, type WalletShutdownReport } from "./shutdown.js";
+import { shutdownWallet, type ForeignOrderPolicy, type WalletShutdownReport } from "./shutdown.js";
 import { anchorInventory, resolveVault, retrying } from "./startup.js";
 import { WalletBackground } from "./wallet-background.js";
 import type { QuotingParams } from "./wallet-cycle.js";
@@ -99,6 +99,7 @@ export class WalletRunner {
       },
       applyFill: (f) => this.applyFill(f),
       onForeign: (rec) => this.upkeep.onForeign(rec),
+      fence: o.fence,
     };
     const signingOf = (symbol: string): SigningMarket | undefined => {
       const e = o.registry.get(symbol);
@@ -299,13 +300,23 @@ export class WalletRunner {
       clock: this.o.clock,
       log: this.log,
       instanceId: this.o.instanceId,
-      foreignOrders: this.o.tuning.foreignOrders,
+      ...this.shutdownOwnership(),
       deadlineAtMs,
       track: (ev) => this.track(ev),
     });
     this.stream?.stop();
     this.setState("stopped");
     return report;
+  }
+
+  /**
+   * What the shutdown may end. Another daemon runs with our instance id: no cancel-all, and only
+   * orders this process tracks or sent (its orders are its own to end).
+   */
+  private shutdownOwnership(): { foreignOrders: ForeignOrderPolicy; owns?: (clientOrderId: string | null) => boolean } {
+    const fence = this.o.fence;
+    if (fence?.conflict === undefined) return { foreignOrders: this.o.tuning.foreignOrders };
+    return { foreignOrders: "leave", owns: (id) => fence.isOurSession(id) || (id !== null && this.tracker.get(id) !== undefined) };
   }
 
   /** Drop everything without cancelling (a hard kill, for restart tests). */

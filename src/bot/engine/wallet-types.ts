@@ -10,6 +10,7 @@ import type { StrategyRunner } from "../../../strategies/registry.js";
 import type { FillLedger } from "../fill-ledger.js";
 import type { Inventory } from "../inventory.js";
 import type { ClientOrderIds } from "./ids.js";
+import type { InstanceFence } from "./instance-fence.js";
 import type { EventSeq, MarketDataSource } from "./market-data.js";
 import type { MarketRegistry } from "./market-registry.js";
 import type { TrackerSizes } from "../order-tracker.js";
@@ -48,6 +49,8 @@ export interface WalletRunnerOptions {
   saltSource: SaltSource;
   platform: () => PlatformInfo;
   instanceId: string;
+  /** One owner per instance id (instance-fence.ts); absent: every order of our prefix is adopted. */
+  fence?: InstanceFence | undefined;
   sessionStartMs: number;
   tuning: EngineTuning;
   /**

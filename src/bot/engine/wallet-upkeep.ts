@@ -19,6 +19,7 @@ import { RETIRED_KEEP_MS, type OrderTracker } from "../order-tracker.js";
 import { errorText } from "./errors.js";
 import { cancelUntracked, resolveReads, type SyncContext } from "./fill-sync.js";
 import { isOwnClientOrderId } from "./ids.js";
+import { fencedRecord } from "./instance-fence.js";
 import type { EngineObserver } from "./observer.js";
 import type { ForeignOrderPolicy } from "./shutdown.js";
 import { readPositions } from "./startup.js";
@@ -143,6 +144,8 @@ export class WalletUpkeep {
     const c = this.c;
     try {
       const r = await c.api.orders.get(orderId);
+      // Another daemon's order under our prefix: its frames are dropped, the order left alone (the fence halts).
+      if (c.sync.fence?.check(fencedRecord(r.data), c.wallet, "the user stream") === "conflict") return "foreign";
       if (isOwnClientOrderId(r.data.clientOrderId, c.instanceId)) {
         c.sync.adopt(r.data, r.meta.serverTime ?? c.clock.now());
         c.log.info({ market: r.data.marketId, clientOrderId: r.data.clientOrderId, orderId }, "order adopted from its frames");
