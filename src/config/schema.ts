@@ -153,6 +153,12 @@ function riskSchema() {
       staleDataSec: int(1, 3_600).default(30),
       /** Pull all quotes when the user stream has been down this long. */
       streamDownSec: int(1, 3_600).default(20),
+      /**
+       * The dead-man switch: a wallet whose user stream AND REST requests have both failed this
+       * long, or every wallet after the event loop stalled this long, is halted (dead_man) and its
+       * quotes pulled with cancel-all once the platform answers; quoting resumes after a full sync.
+       */
+      deadManSec: int(1, 3_600).default(30),
       /** Halt when more order rejections than this arrive within a minute. */
       maxRejectsPerMin: int(1, 100_000).default(30),
       /** A reject_storm halt clears after this many seconds without an unexplained reject. */

@@ -17,6 +17,7 @@ import { MarketRegistry } from "./market-registry.js";
 import type { EngineObserver } from "./observer.js";
 import type { DaemonOps } from "./ops.js";
 import type { AuthWatch } from "./auth-watch.js";
+import type { RestHealth } from "./rest-health.js";
 import { RestTradeFeed } from "./trade-feed.js";
 import type { EngineTuning } from "./tuning.js";
 import { connectorFor } from "./wallet-stream.js";
@@ -33,6 +34,8 @@ export interface PlatformLinkParts {
   ops: DaemonOps;
   /** Watches every keyed answer and upgrade for key refusals. */
   auth?: Pick<AuthWatch, "wrapTransport" | "wrapConnector">;
+  /** Notes every REST outcome per wallet (the dead-man switch, rest-health.ts). */
+  rest?: Pick<RestHealth, "wrap">;
   seq: EventSeq;
   /** The platform's default taker fee, once its info is loaded. */
   defaultFeeTakerBps: () => number | null;
@@ -74,7 +77,8 @@ export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
   if (apiKey === undefined) throw new TypeError("createDaemon: no API key (give deps.apiKey in simulator mode)");
   const liveUrl = config.mode === "live" ? config.platform.baseUrl : undefined;
   if (deps.transport === undefined && liveUrl === undefined) throw new TypeError("createDaemon: give deps.transport in simulator mode");
-  const transport = deps.transport ?? new FetchTransport({ baseUrl: liveUrl!, clock, timeoutMs: platform.requestTimeoutMs });
+  const raw = deps.transport ?? new FetchTransport({ baseUrl: liveUrl!, clock, timeoutMs: platform.requestTimeoutMs });
+  const transport = p.rest?.wrap(raw) ?? raw;
   const client = createClient({
     transport: ops.instrument(p.auth?.wrapTransport(transport) ?? transport),
     apiKey,

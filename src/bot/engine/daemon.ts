@@ -46,6 +46,8 @@ import { buildWalletRunners } from "./daemon-wallets.js";
 import type { HaltChange } from "../risk/types.js";
 import { GLOBAL } from "../risk/types.js";
 import { buildCoreRisk, type CoreRisk } from "./core-risk.js";
+import { buildDeadMan, type DeadManSwitch } from "./dead-man.js";
+import type { LoopMonitor } from "./loop-monitor.js";
 import { AuthWatch } from "./auth-watch.js";
 import { engineStateSource } from "./engine-state.js";
 import { combineObservers, type EngineObserver } from "./observer.js";
@@ -81,6 +83,10 @@ export class Daemon {
   readonly coreRisk: CoreRisk;
   /** Metrics, probes and the operator HTTP server. */
   readonly ops: DaemonOps;
+  /** Event-loop lag (loop-monitor.ts), read by the metrics, the dead-man switch and the capacity guard. */
+  readonly loop: LoopMonitor;
+  /** Loop stall, or stream and REST both down: the wallet halted dead_man, cancel-all, resync (dead-man.ts). */
+  private readonly deadMan: DeadManSwitch;
   /** One owner per instance.id: the start-up watch and the running checks (instance-fence.ts). */
   readonly fence: InstanceFence;
   /** 401 key refusals on every keyed request and upgrade -> the auth_refused halt (auth-watch.ts). */
@@ -119,6 +125,18 @@ export class Daemon {
 
     // Risk and metrics are core: built here, always, before anything that reports to them.
     this.ops = new DaemonOps({ config, clock: this.clock, log: this.log, risk: () => this.coreRisk.facade, monotonic });
+    const deadMan = buildDeadMan({
+      config,
+      clock: this.clock,
+      log: this.log,
+      monotonic,
+      foreignOrders: this.tuning.foreignOrders,
+      registry: this.ops.metrics.registry,
+      wallets: this.runners,
+      condition: (walletName, detail) => this.coreRisk.condition({ kind: "wallet", wallet: walletName }, "dead_man", detail),
+    });
+    this.loop = deadMan.loop;
+    this.deadMan = deadMan.deadMan;
     const { core, watch } = buildCoreRisk({
       config,
       clock: this.clock,
@@ -137,7 +155,7 @@ export class Daemon {
     this.coreRisk = core;
     this.haltControl = new HaltControl({ core: () => this.coreRisk, runners: this.runners, observer: () => this.observer, log: this.log });
     const extra: readonly EngineObserver[] = deps.observer === undefined ? [] : isObserverList(deps.observer) ? deps.observer : [deps.observer];
-    this.observer = combineObservers([watch, this.ops.bridge, ...extra], (e) => this.log.error({ err: e instanceof Error ? e.message : String(e) }, "observer threw"));
+    this.observer = combineObservers([watch, this.ops.bridge, this.deadMan, ...extra], (e) => this.log.error({ err: e instanceof Error ? e.message : String(e) }, "observer threw"));
     this.risk = chainRisk(deps.risk === undefined ? [this.coreRisk] : [this.coreRisk, deps.risk]);
     this.sessionStartMs = this.clock.now();
     this.session = sessionTag(this.sessionStartMs, rng.fork("session"));
@@ -171,6 +189,7 @@ export class Daemon {
       observer: this.observer,
       ops: this.ops,
       auth: this.auth,
+      rest: deadMan.rest,
       seq: this.seq,
       defaultFeeTakerBps: () => this.platformInfo?.feeConfig.defaultFeeTakerBps ?? null,
     });
@@ -277,6 +296,8 @@ export class Daemon {
     this.running = true;
     const signal = this.startAbort.signal;
     this.timers.startRiskTick();
+    this.loop.start();
+    this.deadMan.start();
     const retry = { clock: this.clock, rng: this.rng.fork("startup"), log: this.log, policy: this.tuning.startupRetry, signal };
     this.platformInfo = await fetchPlatformInfo(this.client, retry);
     if (this.stopping !== undefined) return { markets: [], wallets: [] };
@@ -340,6 +361,8 @@ export class Daemon {
     this.log.info({ reason }, "shutting down: pulling every quote");
     this.ops.probes.markStopping();
     this.startAbort.abort(new Error("daemon stopping"));
+    this.deadMan.stop();
+    this.loop.stop();
     this.auth.stop();
     this.timers.clear();
     this.data.stop();
@@ -362,6 +385,8 @@ export class Daemon {
   /** Stop every timer and stream without cancelling anything (a hard kill, for restart tests). */
   abandon(): void {
     this.startAbort.abort(new Error("daemon abandoned"));
+    this.deadMan.stop();
+    this.loop.stop();
     this.auth.stop();
     this.timers.clear();
     this.data.stop();
