@@ -8,6 +8,7 @@
  * between identical runs.
  */
 import type { Daemon, ShutdownReport, StartReport } from "../bot/engine/daemon.js";
+import { describeUnconfirmed } from "../bot/engine/shutdown.js";
 import { formatMicros, type Micros } from "../core/money.js";
 import type { Simulator } from "../sim/simulator.js";
 import type { BacktestCollector } from "./collector.js";
@@ -91,7 +92,16 @@ function runFacts(r: ReportInputs): RunFacts {
       wallets: r.shutdown.wallets.map((w) => {
         const address = r.daemon.runners.find((x) => x.name === w.name)?.wallet;
         const platformOpenOrders = address === undefined ? 0 : r.sim.engine.openOrders(address).length;
-        return { name: w.name, cancelled: w.cancelled, leftover: w.leftover.length, unresolved: w.unresolved.length, errors: w.errors, platformOpenOrders };
+        return {
+          name: w.name,
+          cancelled: w.cancelled,
+          leftover: w.leftover.length,
+          unresolved: w.unresolved.length,
+          unconfirmed: w.unconfirmed.map(describeUnconfirmed),
+          finalWalkOk: w.finalWalk.ok,
+          errors: w.errors,
+          platformOpenOrders,
+        };
       }),
     },
   };

@@ -75,6 +75,10 @@ export interface RunFacts {
       cancelled: number;
       leftover: number;
       unresolved: number;
+      /** Orders the platform did not confirm ended, one line each with why (docs/operations.md). */
+      unconfirmed: string[];
+      /** The last open-orders walk succeeded. */
+      finalWalkOk: boolean;
       errors: string[];
       /** Open orders of the wallet on the simulator's book after shutdown (read there, not from the daemon). */
       platformOpenOrders: number;

@@ -47,6 +47,7 @@ export function problemsAndWarnings(v: VerdictInputs): { problems: string[]; war
   }
   for (const w of v.run.shutdown.wallets) {
     if (w.leftover + w.unresolved > 0) problems.push(`wallet ${w.name}: ${w.leftover} order(s) left open and ${w.unresolved} unresolved after shutdown`);
+    if (!w.finalWalkOk) problems.push(`wallet ${w.name}: the last open-orders walk of the shutdown failed`);
     if (w.platformOpenOrders > 0) problems.push(`wallet ${w.name}: the simulator still has ${w.platformOpenOrders} open order(s) of the wallet after shutdown`);
   }
   for (const m of v.markets) {

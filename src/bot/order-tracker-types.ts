@@ -158,8 +158,22 @@ export function emptyCounters(): TrackerCounters {
   };
 }
 
-/** A lookup 404 concludes "never recorded" only this long after the last send (default). */
-export const NOT_RECORDED_AFTER_MS = 10_000;
+/** The platform re-sends a place itself for up to about this long (spec 7.3 shard_owner_unavailable). */
+export const PLATFORM_RESEND_MS = 6_000;
+/** Slack on top of the request timeout and the platform's re-sends (clock skew, queues). */
+export const NOT_RECORDED_MARGIN_MS = 4_000;
+
+/**
+ * How long after a placement's last send a lookup 404 may conclude "never recorded": the request
+ * may reach the platform any time until our timeout gives up on it, the platform may then re-send
+ * it internally for up to ~6 s, plus a margin. Derived from platform.requestTimeoutMs (up to 300 s).
+ */
+export function notRecordedWindowMs(requestTimeoutMs: number): number {
+  return requestTimeoutMs + PLATFORM_RESEND_MS + NOT_RECORDED_MARGIN_MS;
+}
+
+/** The window at the default request timeout (10 s): the tracker's default. */
+export const NOT_RECORDED_AFTER_MS = notRecordedWindowMs(10_000);
 /** After an inconclusive lookup, the next one waits this long (default; never past the conclusive time). */
 export const LOOKUP_RETRY_MS = 2_000;
 
@@ -182,7 +196,8 @@ export interface TrackerOptions {
   maxBuffered?: number;
   /**
    * A lookup 404 ends an unknown order only when sent at least this long after the order's last
-   * send (the platform re-sends a place itself for up to ~6 s). Default NOT_RECORDED_AFTER_MS.
+   * send (the platform re-sends a place itself for up to ~6 s). Default NOT_RECORDED_AFTER_MS; the
+   * daemon passes notRecordedWindowMs(platform.requestTimeoutMs).
    */
   notRecordedAfterMs?: number;
   /** Wait between lookups of an order still unknown after an early 404. Default LOOKUP_RETRY_MS. */

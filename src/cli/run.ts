@@ -7,8 +7,8 @@
  * HTTP server (/metrics /health /ready /admin/kill /admin/resume) listens on metrics.host:port
  * from before start-up to the end of shutdown.
  *
- * Signals: SIGINT / SIGTERM pull every quote and cancel every order; the exit status is 0 when
- * nothing was left open, 1 otherwise (a second signal exits at once, 130). SIGUSR2 is the kill
+ * Signals: SIGINT / SIGTERM pull every quote and cancel every order; the exit status is 0 only
+ * when the platform confirmed every order ended, 1 otherwise (a second signal exits at once, 130). SIGUSR2 is the kill
  * switch: cancel everything, stop quoting, stay up for inspection (POST /admin/resume or a
  * restart quotes again; SIGTERM then exits). SIGUSR1 is taken by node's inspector, SIGHUP by
  * terminals closing: neither would be a safe kill switch.
@@ -19,6 +19,7 @@ import { ConfigError, loadConfig, type Config } from "../config/index.js";
 import { createLogger, redactSecrets } from "../log/index.js";
 import { createDaemon, type Daemon, type ShutdownReport } from "../bot/engine/daemon.js";
 import { defaultDemoConfigPath, driveVirtualClock, startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
+import { describeUnconfirmed } from "../bot/engine/shutdown.js";
 import { formatStatusLine } from "../bot/engine/status.js";
 
 export const USAGE = `Usage: mm run [--config FILE] [--status-every SECONDS]
@@ -33,7 +34,8 @@ Options:
 Metrics on http://<metrics.host>:<metrics.port>/metrics (default 127.0.0.1:9464), with /health,
 /ready, and POST /admin/kill, /admin/resume (Authorization: Bearer <admin.token>).
 
-Ctrl-C or SIGTERM: stop quoting, cancel every order, exit 0 when nothing is left open, 1 otherwise.
+Ctrl-C or SIGTERM: stop quoting, cancel every order, exit 0 only when the platform confirmed every order ended
+(and the last open-orders walk succeeded), 1 otherwise, naming each order left and why.
 SIGUSR2: kill switch: cancel every order and stop quoting, but stay up (POST /admin/resume quotes
 again).
 `;
@@ -109,13 +111,20 @@ function parseArgs(argv: string[]): Args | string {
   return out;
 }
 
-function describeReport(r: ShutdownReport): string {
-  const lines = r.wallets.map(
-    (w) =>
-      `  ${w.name} (${w.wallet}): cancelled ${w.cancelled}, left open ${w.leftover.length}${w.unresolved.length > 0 ? `, unresolved ${w.unresolved.length}` : ""}` +
-      (w.errors.length > 0 ? ` [${w.errors.join("; ")}]` : ""),
-  );
-  return `shutdown (${r.reason}): ${r.exitCode === 0 ? "clean" : "ORDERS LEFT"}\n${lines.join("\n")}\n`;
+/**
+ * The shutdown report as the operator reads it: "clean" only when the platform confirmed every
+ * order ended and the last open-orders walk succeeded; otherwise every order left is named with why.
+ */
+export function describeReport(r: ShutdownReport): string {
+  const lines: string[] = [];
+  for (const w of r.wallets) {
+    const walk = w.finalWalk.ok ? `last open-orders walk: ${w.finalWalk.open} open` : `last open-orders walk FAILED (${w.finalWalk.error})`;
+    const left = w.unconfirmed.length === 0 ? "nothing left" : `${w.unconfirmed.length} NOT confirmed ended`;
+    lines.push(`  ${w.name} (${w.wallet}): cancelled ${w.cancelled}, ${left}; ${walk}`);
+    for (const u of w.unconfirmed) lines.push(`    - ${describeUnconfirmed(u)}`);
+  }
+  const verdict = r.exitCode === 0 ? "clean (every order confirmed ended by the platform)" : "NOT CLEAN: orders may still rest on the platform (see docs/operations.md)";
+  return `shutdown (${r.reason}): ${verdict}\n${lines.join("\n")}\n`;
 }
 
 export async function runCommand(argv: string[], io: RunIo = processIo): Promise<number> {

@@ -145,6 +145,8 @@ export interface ConfigSpec {
   quoting?: Record<string, unknown>;
   shutdownSec?: number;
   risk?: Record<string, unknown>;
+  /** The platform section (requestTimeoutMs, rate tier...). */
+  platform?: Record<string, unknown>;
 }
 
 const yamlOf = (o: unknown): string => JSON.stringify(o);
@@ -163,7 +165,7 @@ markets: { slugs: ${yamlOf(spec.slugs ?? [])}, maxMarkets: 10, refreshSec: 30 }
 strategy: { name: ladder, params: ${yamlOf({ size: "10", ...spec.strategy })} }
 quoting: ${yamlOf({ refreshMs: 1000, priceToleranceTicks: 1, pullBeforeCloseSec: 30, ...spec.quoting })}
 risk: ${yamlOf({ staleDataSec: 10, ...spec.risk })}
-shutdown: { cancelDeadlineSec: ${spec.shutdownSec ?? 20} }
+shutdown: { cancelDeadlineSec: ${spec.shutdownSec ?? 20} }${spec.platform === undefined ? "" : `\nplatform: ${yamlOf(spec.platform)}`}
 log: { level: silent }
 `;
   return parseConfig(text, "integration-daemon.yaml", env);

@@ -3,7 +3,8 @@
  * the configured address), its client view, client-order ids, Rng fork and log, over the parts
  * the daemon shares between them (markets, data, ledger, inventory, gate, risk, strategy).
  */
-import { DEFAULT_TIMEOUT_MS, type PartnerClient } from "../../api/index.js";
+import type { PartnerClient } from "../../api/index.js";
+import { notRecordedWindowMs } from "../order-tracker.js";
 import type { Rng } from "../../core/rng.js";
 import type { Config } from "../../config/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
@@ -52,7 +53,8 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
       risk: p.risk,
       registry: p.registry,
       // A book read up to the staleness limit old (plus the request's own time) may still be quoted from.
-      bookHistoryMs: config.risk.staleDataSec * 1000 + DEFAULT_TIMEOUT_MS,
+      bookHistoryMs: config.risk.staleDataSec * 1000 + config.platform.requestTimeoutMs,
+      notRecordedAfterMs: notRecordedWindowMs(config.platform.requestTimeoutMs),
       data: p.data,
       trades: p.trades,
       ledger: p.ledger,

@@ -54,7 +54,7 @@ import { combineObservers, type EngineObserver } from "./observer.js";
 import { DaemonOps } from "./ops.js";
 import { chainRisk, type EngineView, type RiskHook } from "./risk-hook.js";
 import { HaltControl, type KillReport } from "./halt-wiring.js";
-import { shutdownExitCode } from "./shutdown.js";
+import { describeUnconfirmed, isClean, shutdownExitCode } from "./shutdown.js";
 import type { RestTradeFeed } from "./trade-feed.js";
 import { fetchPlatformInfo, retrying, type PlatformInfo } from "./startup.js";
 import { marksFrom, statusOf, type DaemonStatus } from "./status.js";
@@ -374,9 +374,11 @@ export class Daemon {
     this.gate.close();
     const exitCode = shutdownExitCode(wallets);
     for (const w of wallets) {
-      const fields = { wallet: w.wallet, walletName: w.name, cancelled: w.cancelled, leftover: w.leftover, unresolved: w.unresolved, errors: w.errors };
-      if (w.leftover.length + w.unresolved.length > 0) this.log.error(fields, "orders left after shutdown");
-      else this.log.info(fields, "wallet clean");
+      const fields = { wallet: w.wallet, walletName: w.name, cancelled: w.cancelled, finalWalk: w.finalWalk, errors: w.errors };
+      if (isClean(w)) this.log.info(fields, "wallet clean: every order confirmed ended");
+      else {
+        for (const u of w.unconfirmed) this.log.error({ wallet: w.wallet, walletName: w.name, ...u }, `order not confirmed ended: ${describeUnconfirmed(u)}`);
+      }
     }
     await this.ops.close();
     return { reason, wallets, exitCode };

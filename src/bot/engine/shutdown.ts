@@ -1,23 +1,31 @@
 /**
- * Shutdown of one wallet (issue item 1): quoting has already stopped; now cancel everything and
- * make sure of it before the deadline.
+ * Shutdown of one wallet: quoting has already stopped; now end every order and make sure of it
+ * before the deadline. The report (shutdown-report.ts) never says more than the platform confirmed.
  *
- *   1. cancel-all once (never repeated, spec 4.6); with the "leave" foreign-order policy a
- *      cancel-batch of our own orders instead, so other systems' orders survive;
- *   2. repeat, until nothing is open or the deadline passes:
- *        look up every order whose placement outcome is still unknown,
- *        walk the open orders (ours only under "leave"),
- *        cancel what is listed plus every pending cancel, with `cancelUntilFinal` (a single cancel
- *        or a cancel-batch of exactly the pending ids after each Retry-After);
- *   3. report what is left: ids still open at the last walk, cancels still pending, and orders
- *      whose outcome never became known. Anything left makes the process exit non-zero.
+ * The orders to end are the union of
+ *   - what the tracker knows: every order not terminal (resting, being cancelled, outcome unknown),
+ *   - the cancel-all answer (sent once, never repeated: spec 4.6), and
+ *   - every open-orders walk (ours only under the "leave" foreign-order policy, which also replaces
+ *     the cancel-all by cancels of exactly our ids).
+ *
+ * Rounds, until everything is confirmed ended or the deadline passes:
+ *   1. look up every placement whose outcome is unknown; one found resting joins the orders to end;
+ *   2. walk the open orders: what is listed joins; an order absent from a complete walk has ended;
+ *   3. cancel what is still to end with `cancelUntilFinal` (a single cancel or a cancel-batch of
+ *      exactly the pending ids after each Retry-After).
+ * A round always ends with a walk, so the last walk is the final word; if it failed, the stop is
+ * not clean. A lookup 404 made during shutdown never ends a placement in the report: the platform may
+ * still record it, so it is named "lookup inconclusive" (quoting.orderExpirySec bounds its life).
  */
-import type { WalletClient } from "../../api/index.js";
+import { DEFAULT_CANCEL_RETRY_SEC, type WalletClient } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
-import type { CancelOutcome, OrderTracker, TrackerEvent, Transition } from "../order-tracker.js";
+import type { CancelOutcome, OrderTracker, TrackedOrder, TrackerEvent, Transition } from "../order-tracker.js";
 import { isTerminal } from "../order-tracker.js";
 import { isOwnClientOrderId } from "./ids.js";
+import { problemOf, type FinalWalk, type Problem, type UnconfirmedOrder, type WalletShutdownReport } from "./shutdown-report.js";
+
+export { describeUnconfirmed, isClean, shutdownExitCode, type UnconfirmedOrder, type UnconfirmedReason, type WalletShutdownReport } from "./shutdown-report.js";
 
 export type ForeignOrderPolicy = "cancel" | "leave";
 
@@ -37,160 +45,245 @@ export interface ShutdownContext {
   owns?: ((clientOrderId: string | null) => boolean) | undefined;
   /** Absolute local time after which no new round starts. */
   deadlineAtMs: number;
+  /** quoting.orderExpirySec: orders were signed GTD with this lifetime (reported for what is left). */
+  orderExpirySec?: number | undefined;
   track(ev: TrackerEvent): Transition;
-}
-
-export interface WalletShutdownReport {
-  wallet: string;
-  name: string;
-  /** Orders the platform confirmed cancelled (or filled) during shutdown. */
-  cancelled: number;
-  /** Order ids still open (or with a cancel still pending) at the end. */
-  leftover: string[];
-  /** clientOrderIds whose placement outcome stayed unknown. */
-  unresolved: string[];
-  rounds: number;
-  errors: string[];
 }
 
 const ROUND_PAUSE_MS = 1_000;
 
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+/** An order the shutdown must see ended. */
+interface Target {
+  orderId: string;
+  clientOrderId?: string;
+  ended: boolean;
+  /** Why its end is not confirmed yet (the latest thing that went wrong). */
+  problem: Problem;
+}
+
+/** A placement whose outcome was unknown when shutdown began: it has no order id yet. */
+interface Placement {
+  order: TrackedOrder;
+  problem: Problem;
+}
+
+class WalletStop {
+  readonly targets = new Map<string, Target>();
+  readonly placements = new Map<string, Placement>();
+  readonly report: WalletShutdownReport;
+  /** Cancels the cancel-all left pending are repeated only after its Retry-After (spec 4.6). */
+  repeatAtMs = 0;
+  private lastWalk: FinalWalk = { ok: false, error: "no walk made" };
+
+  constructor(private readonly ctx: ShutdownContext) {
+    this.report = { wallet: ctx.wallet, name: ctx.name, cancelled: 0, unconfirmed: [], leftover: [], unresolved: [], finalWalk: this.lastWalk, rounds: 0, errors: [] };
+  }
+
+  /** Everything the tracker knows to be live or unsure. */
+  seedFromTracker(): void {
+    for (const o of this.ctx.tracker.all()) {
+      if (isTerminal(o.state)) continue;
+      if (o.orderId !== undefined) this.target(o.orderId, o.clientOrderId, { reason: "still_open", detail: `tracked ${o.state}` });
+      else this.placements.set(o.clientOrderId, { order: o, problem: { reason: "lookup_inconclusive", detail: `outcome unknown (${o.state}); not looked up yet` } });
+    }
+  }
+
+  target(orderId: string, clientOrderId: string | undefined, problem: Problem): Target {
+    let t = this.targets.get(orderId);
+    if (t === undefined) {
+      t = { orderId, ended: false, problem };
+      if (clientOrderId !== undefined) t.clientOrderId = clientOrderId;
+      this.targets.set(orderId, t);
+    } else if (!t.ended) t.problem = problem;
+    return t;
+  }
+
+  /** The platform said the order ended: recorded in the tracker (which takes a cancel answer only after a cancel). */
+  ended(orderId: string, result: CancelOutcome | undefined, byCancel: boolean): void {
+    const t = this.targets.get(orderId) ?? this.target(orderId, undefined, { reason: "still_open", detail: "" });
+    if (!t.ended && byCancel) this.report.cancelled += 1;
+    t.ended = true;
+    if (result === undefined) return;
+    const o = this.ctx.tracker.getByOrderId(orderId);
+    if (o === undefined || isTerminal(o.state)) return;
+    const nowMs = this.ctx.clock.now();
+    if (o.state === "open" || o.state === "partial") this.ctx.track({ kind: "cancel_requested", clientOrderId: o.clientOrderId, orderId, nowMs });
+    this.ctx.track({ kind: "cancel_result", clientOrderId: o.clientOrderId, orderId, result, nowMs });
+  }
+
+  pending(): string[] {
+    return [...this.targets.values()].filter((t) => !t.ended && !this.trackerSaysEnded(t.orderId)).map((t) => t.orderId);
+  }
+
+  /** Frames keep arriving on the user stream during shutdown: a terminal state there is platform evidence. */
+  private trackerSaysEnded(orderId: string): boolean {
+    const o = this.ctx.tracker.getByOrderId(orderId);
+    return o !== undefined && isTerminal(o.state) && o.rejectCode !== "not_recorded";
+  }
+
+  problemForAll(p: Problem): void {
+    for (const t of this.targets.values()) if (!t.ended) t.problem = p;
+  }
+
+  error(what: string, e: unknown): Problem {
+    const p = problemOf(e);
+    this.report.errors.push(`${what}: ${p.detail}`);
+    return p;
+  }
+
+  /** 1. One cancel-all (or, under "leave", nothing extra: our own ids are cancelled in the rounds). */
+  async cancelAllOnce(): Promise<void> {
+    if (this.ctx.foreignOrders !== "cancel") return;
+    try {
+      const r = await this.ctx.api.orders.cancelAll();
+      if (r.status === "answered") {
+        for (const id of r.cancelled) this.ended(id, { kind: "done", status: "CANCELLED" }, true);
+        for (const p of r.pending) this.target(p.orderId, undefined, { reason: "cancel_pending", detail: `${p.code} from cancel-all` });
+        if (r.pending.length > 0) this.repeatAtMs = this.ctx.clock.now() + (r.retryAfterSec ?? DEFAULT_CANCEL_RETRY_SEC) * 1000;
+        for (const f of r.failed) this.onRefusal(f.orderId, f.code);
+      } else if (r.status === "rejected") {
+        const p: Problem = { reason: r.handling === "auth" ? "key_refused" : "cancel_refused", detail: `${r.code} (HTTP ${r.httpStatus})` };
+        this.report.errors.push(`cancel-all: ${p.detail}`);
+        this.problemForAll(p);
+      } else this.problemForAll(this.error("cancel-all", r.lastError));
+    } catch (e) {
+      this.problemForAll(this.error("cancel-all", e));
+    }
+  }
+
+  /** A cancel refused: some codes say the order has ended, others do not. */
+  private onRefusal(orderId: string, code: string | undefined): void {
+    if (code === "not_cancellable") this.ended(orderId, { kind: "not_cancellable" }, false);
+    else if (code === "order_not_found") this.ended(orderId, { kind: "not_found" }, false);
+    else this.target(orderId, undefined, { reason: "cancel_refused", detail: code ?? "refused" });
+  }
+
+  /** 2a. Placements of unknown outcome: a lookup hit makes them targets (or ends them). */
+  async lookUpPlacements(): Promise<void> {
+    const lastChance = this.ctx.clock.now() + ROUND_PAUSE_MS > this.ctx.deadlineAtMs;
+    for (const [cid, p] of this.placements) {
+      const o = this.ctx.tracker.get(cid);
+      if (o !== undefined && o.orderId !== undefined) {
+        // Evidence (a frame, a late answer) taught us its id meanwhile.
+        this.placements.delete(cid);
+        if (isTerminal(o.state)) this.ended(o.orderId, undefined, false);
+        else this.target(o.orderId, cid, { reason: "still_open", detail: `tracked ${o.state}` });
+        continue;
+      }
+      const sentAt = this.ctx.clock.now();
+      // The tracker's own retry time after an early 404, unless no later round fits.
+      if (!lastChance && o?.nextReadAtMs !== undefined && sentAt < o.nextReadAtMs) continue;
+      try {
+        const r = await this.ctx.api.orders.lookup({ clientOrderId: cid });
+        if (r.data === null) {
+          // The tracker concludes by its own window; the report never does (see the file comment).
+          this.ctx.track({ kind: "lookup_not_found", clientOrderId: cid, nowMs: sentAt });
+          p.problem = { reason: "lookup_inconclusive", detail: `not found ${Math.round((sentAt - p.order.lastSentAtMs) / 1000)} s after its send; the platform may still record it` };
+          continue;
+        }
+        this.ctx.track({ kind: "read", record: r.data, serverTimeMs: r.meta.serverTime ?? this.ctx.clock.now() });
+        this.placements.delete(cid);
+        const live = r.data.status === "OPEN" || r.data.status === "PARTIAL" || r.data.status === "PENDING";
+        const t = this.target(r.data.id, cid, { reason: "still_open", detail: `found ${r.data.status} by lookup` });
+        if (!live) this.ended(t.orderId, undefined, false);
+      } catch (e) {
+        p.problem = this.error(`lookup ${cid}`, e);
+      }
+    }
+  }
+
+  /** 2b. The open-orders walk: listed orders join; a complete walk ends what it does not list. */
+  async walk(): Promise<void> {
+    const listed = new Map<string, string | null>();
+    try {
+      for await (const rec of this.ctx.api.orders.open({ limit: 500 })) {
+        if (this.ctx.foreignOrders === "leave" && !(this.ctx.owns?.(rec.clientOrderId) ?? isOwnClientOrderId(rec.clientOrderId, this.ctx.instanceId))) continue;
+        listed.set(rec.id, rec.clientOrderId ?? null);
+      }
+    } catch (e) {
+      const p = this.error("open walk", e);
+      this.lastWalk = { ok: false, error: p.detail };
+      this.problemForAll(p);
+      return;
+    }
+    this.lastWalk = { ok: true, open: listed.size };
+    for (const [id, cid] of listed) this.target(id, cid ?? undefined, { reason: "still_open", detail: "listed open by the last walk" });
+    for (const t of this.targets.values()) if (!t.ended && !listed.has(t.orderId)) this.ended(t.orderId, undefined, false);
+  }
+
+  /** 3. Cancel what is still to end, repeating pending cancels after their Retry-After. */
+  async cancelPending(): Promise<void> {
+    const ids = this.pending();
+    if (ids.length === 0) return;
+    try {
+      const r = await this.ctx.api.orders.cancelUntilFinal(ids, { deadlineMs: Math.max(0, this.ctx.deadlineAtMs - this.ctx.clock.now()) });
+      for (const f of r.final) {
+        if (f.status !== undefined) this.ended(f.orderId, { kind: "done", status: f.status }, true);
+        else this.onRefusal(f.orderId, f.code);
+      }
+      const why: Problem = r.lastError !== undefined ? problemOf(r.lastError) : { reason: "cancel_pending", detail: "cancel recorded, no final answer before the deadline" };
+      for (const id of r.pending) this.target(id, undefined, why);
+    } catch (e) {
+      const p = this.error("cancel", e);
+      for (const id of ids) this.target(id, undefined, p);
+    }
+  }
+
+  /** Confirmed clean so far: nothing to end, nothing unsure, and the last walk succeeded. */
+  get done(): boolean {
+    return this.lastWalk.ok && this.placements.size === 0 && this.pending().length === 0;
+  }
+
+  finish(): WalletShutdownReport {
+    const r = this.report;
+    const expiry = (createdAtMs: number | undefined): Partial<UnconfirmedOrder> =>
+      this.ctx.orderExpirySec === undefined || createdAtMs === undefined ? {} : { expiresAtMs: createdAtMs + this.ctx.orderExpirySec * 1000 };
+    for (const id of this.pending()) {
+      const t = this.targets.get(id)!;
+      const o = this.ctx.tracker.getByOrderId(id);
+      const cid = t.clientOrderId ?? o?.clientOrderId;
+      r.unconfirmed.push({ orderId: id, ...(cid !== undefined ? { clientOrderId: cid } : {}), ...t.problem, ...expiry(o?.createdAtMs) });
+      r.leftover.push(id);
+    }
+    for (const [cid, p] of this.placements) {
+      r.unconfirmed.push({ clientOrderId: cid, ...p.problem, ...expiry(p.order.createdAtMs) });
+      r.unresolved.push(cid);
+    }
+    r.finalWalk = this.lastWalk;
+    return r;
+  }
 }
 
 export async function shutdownWallet(ctx: ShutdownContext): Promise<WalletShutdownReport> {
-  const report: WalletShutdownReport = { wallet: ctx.wallet, name: ctx.name, cancelled: 0, leftover: [], unresolved: [], rounds: 0, errors: [] };
-  const pending = new Set<string>();
-  // The tracker only takes a cancel's answer after the cancel itself (open -> cancel_requested).
-  const markFinal = (orderId: string, result: CancelOutcome): void => {
-    const o = ctx.tracker.getByOrderId(orderId);
-    if (o === undefined) return;
-    const nowMs = ctx.clock.now();
-    if (o.state === "open" || o.state === "partial") ctx.track({ kind: "cancel_requested", clientOrderId: o.clientOrderId, orderId, nowMs });
-    ctx.track({ kind: "cancel_result", clientOrderId: o.clientOrderId, orderId, result, nowMs });
-  };
-  // A pending cancel is repeated only after its Retry-After (spec 4.6).
-  let repeatAtMs = 0;
-
-  // 1. one cancel-all (or our own ids under "leave").
-  if (ctx.foreignOrders === "cancel") {
-    try {
-      const r = await ctx.api.orders.cancelAll();
-      if (r.status === "answered") {
-        for (const id of r.cancelled) markFinal(id, { kind: "done", status: "CANCELLED" });
-        report.cancelled += r.cancelled.length;
-        for (const p of r.pending) pending.add(p.orderId);
-        if (r.pending.length > 0) repeatAtMs = ctx.clock.now() + (r.retryAfterSec ?? 5) * 1000;
-      } else if (r.status === "rejected") report.errors.push(`cancel-all: ${r.code}`);
-      else report.errors.push(`cancel-all: ${r.lastError.code}`);
-    } catch (e) {
-      report.errors.push(`cancel-all: ${message(e)}`);
-    }
-  } else {
-    for (const o of ctx.tracker.all()) if (!isTerminal(o.state) && o.orderId !== undefined) pending.add(o.orderId);
-  }
-
-  // 2. rounds until nothing is left or time is up.
-  let lastOpen: string[] = [];
+  const stop = new WalletStop(ctx);
+  stop.seedFromTracker();
+  await stop.cancelAllOnce();
   for (;;) {
-    report.rounds += 1;
-    const unresolved = await resolveUnknown(ctx, pending, report);
-    try {
-      lastOpen = await openIds(ctx);
-    } catch (e) {
-      report.errors.push(`open walk: ${message(e)}`);
-    }
-    for (const id of lastOpen) pending.add(id);
+    stop.report.rounds += 1;
+    await stop.lookUpPlacements();
+    await stop.walk();
+    if (stop.done) break;
     const remaining = ctx.deadlineAtMs - ctx.clock.now();
-    if (pending.size === 0 && unresolved.length === 0) break;
     if (remaining <= 0) break;
-    if (pending.size > 0) {
-      const wait = Math.min(repeatAtMs - ctx.clock.now(), remaining);
+    const before = stop.pending().length;
+    if (before > 0) {
+      const wait = Math.min(stop.repeatAtMs - ctx.clock.now(), remaining);
       if (wait > 0) await ctx.clock.sleep(wait);
-      if (ctx.clock.now() >= ctx.deadlineAtMs) break;
-      try {
-        const r = await ctx.api.orders.cancelUntilFinal([...pending], { deadlineMs: ctx.deadlineAtMs - ctx.clock.now() });
-        pending.clear();
-        for (const f of r.final) {
-          if (f.status !== undefined) {
-            report.cancelled += 1;
-            markFinal(f.orderId, { kind: "done", status: f.status });
-          } else if (f.code === "not_cancellable") markFinal(f.orderId, { kind: "not_cancellable" });
-          else if (f.code === "order_not_found") markFinal(f.orderId, { kind: "not_found" });
-        }
-        for (const id of r.pending) pending.add(id);
-      } catch (e) {
-        report.errors.push(`cancel: ${message(e)}`);
-      }
+      if (ctx.clock.now() >= ctx.deadlineAtMs) continue;
     }
-    // Either a verification walk right away (the cancels answered) or a pause before retrying.
-    if (pending.size > 0 || unresolved.length > 0) {
+    await stop.cancelPending();
+    // Cancels answered: verify with a walk at once; otherwise pause before the next round.
+    const answered = before > 0 && stop.pending().length < before;
+    if (!answered) {
       if (ctx.clock.now() + ROUND_PAUSE_MS > ctx.deadlineAtMs) {
-        try {
-          lastOpen = await openIds(ctx);
-        } catch (e) {
-          report.errors.push(`open walk: ${message(e)}`);
-        }
+        // No further round fits: one last lookup and walk so the report is the latest word.
+        stop.report.rounds += 1;
+        await stop.lookUpPlacements();
+        await stop.walk();
         break;
       }
       await ctx.clock.sleep(ROUND_PAUSE_MS);
     }
   }
-  report.leftover = [...new Set([...lastOpen, ...pending])];
-  report.unresolved = ctx.tracker
-    .all()
-    .filter((o) => o.state === "unknown" || o.state === "sent")
-    .map((o) => o.clientOrderId);
-  return report;
-}
-
-/** Ids open on the platform now (ours only under the "leave" policy). */
-async function openIds(ctx: ShutdownContext): Promise<string[]> {
-  const out: string[] = [];
-  for await (const rec of ctx.api.orders.open({ limit: 500 })) {
-    if (ctx.foreignOrders === "leave" && !(ctx.owns?.(rec.clientOrderId) ?? isOwnClientOrderId(rec.clientOrderId, ctx.instanceId))) continue;
-    out.push(rec.id);
-  }
-  return out;
-}
-
-/**
- * Look up orders still sent/unknown; resting ones join `pending`. Returns those still unresolved.
- * A 404 ends an unknown order only once the tracker allows it (10 s after its last send: the
- * platform may still record it); until then the order stays unresolved and the rounds go on. When
- * no later round fits before the deadline, the 404 concludes regardless (the last word we get).
- */
-async function resolveUnknown(ctx: ShutdownContext, pending: Set<string>, report: WalletShutdownReport): Promise<string[]> {
-  const left: string[] = [];
-  for (const o of ctx.tracker.all()) {
-    if (o.state !== "unknown" && o.state !== "sent") continue;
-    const at = ctx.clock.now();
-    const lastChance = at + ROUND_PAUSE_MS > ctx.deadlineAtMs;
-    // Waiting after an early 404: not asked again before the tracker's retry time.
-    if (!lastChance && o.nextReadAtMs !== undefined && at < o.nextReadAtMs && o.state === "unknown") {
-      left.push(o.clientOrderId);
-      continue;
-    }
-    try {
-      const r = await ctx.api.orders.lookup({ clientOrderId: o.clientOrderId });
-      if (r.data === null) {
-        const t = ctx.track(lastChance ? { kind: "lookup_not_found", clientOrderId: o.clientOrderId } : { kind: "lookup_not_found", clientOrderId: o.clientOrderId, nowMs: at });
-        if (t.to === "unknown" || t.to === "sent") left.push(o.clientOrderId);
-        else if (t.to === "rejected") ctx.log.info({ clientOrderId: o.clientOrderId, orderId: null, early: lastChance }, "lookup: never recorded");
-        continue;
-      }
-      ctx.track({ kind: "read", record: r.data, serverTimeMs: r.meta.serverTime ?? ctx.clock.now() });
-      if (r.data.status === "OPEN" || r.data.status === "PARTIAL" || r.data.status === "PENDING") pending.add(r.data.id);
-    } catch (e) {
-      report.errors.push(`lookup ${o.clientOrderId}: ${message(e)}`);
-      left.push(o.clientOrderId);
-    }
-  }
-  return left;
-}
-
-/** Exit status of a shutdown: 0 when every wallet ended clean. */
-export function shutdownExitCode(reports: readonly WalletShutdownReport[]): number {
-  return reports.every((r) => r.leftover.length === 0 && r.unresolved.length === 0) ? 0 : 1;
+  return stop.finish();
 }

@@ -54,7 +54,7 @@ export class WalletRunner {
   constructor(private readonly o: WalletRunnerOptions) {
     this.wallet = o.address.toLowerCase();
     this.log = o.log;
-    this.tracker = new OrderTracker(this.wallet);
+    this.tracker = new OrderTracker(this.wallet, o.notRecordedAfterMs === undefined ? {} : { notRecordedAfterMs: o.notRecordedAfterMs });
     this.own = new OwnOrderLog(o.seq);
     this.orders = new WalletOrders({ wallet: this.wallet, tracker: this.tracker, own: this.own, ledger: o.ledger, inventory: o.inventory, observer: o.observer, log: o.log, clock: o.clock });
     this.presign = o.tuning.presign && o.quoting.orderExpirySec === undefined ? new PresignCache() : undefined;
@@ -302,6 +302,7 @@ export class WalletRunner {
       instanceId: this.o.instanceId,
       ...this.shutdownOwnership(),
       deadlineAtMs,
+      orderExpirySec: this.o.quoting.orderExpirySec,
       track: (ev) => this.track(ev),
     });
     this.stream?.stop();

@@ -58,6 +58,8 @@ export interface WalletRunnerOptions {
    * built from (staleness limit plus a request timeout). At least 60 s is kept.
    */
   bookHistoryMs?: number;
+  /** A lookup 404 ends an unknown placement only this long after its last send (notRecordedWindowMs). */
+  notRecordedAfterMs?: number;
   /** Monotonic ms for latency figures only (never for decisions). */
   monotonic: () => number;
   /** Shared with the book source. */
