@@ -63,7 +63,8 @@ export class RiskWatch implements EngineObserver {
   onEvent(e: EngineEvent): void {
     switch (e.type) {
       case "order_rejected":
-        if (!LOCAL_REJECTS.has(e.code)) this.rejects.push({ wallet: this.nameOf(e.wallet), market: e.marketId, code: e.code, atMs: this.now() });
+        // A refused key is auth_refused's (auth-watch.ts), not a storm that would outlast the key's fix by a minute.
+        if (!LOCAL_REJECTS.has(e.code) && e.handling !== "auth") this.rejects.push({ wallet: this.nameOf(e.wallet), market: e.marketId, code: e.code, atMs: this.now() });
         return;
       case "stream_state":
         this.onStream(this.nameOf(e.wallet), e.state, e.at);

@@ -46,11 +46,13 @@ describe("RiskWatch", () => {
     expect(w.collect(T0 + 70).obs.streams).toEqual([]);
   });
 
-  it("queues platform rejects and reconciliations once; local refusals (open circuit) are not rejects", () => {
+  it("queues platform rejects and reconciliations once; local refusals (open circuit) and key refusals are not rejects", () => {
     const clock = new VirtualClock(T0);
     const w = new RiskWatch(sources(), () => clock.now());
     w.onEvent({ type: "order_rejected", wallet: A, marketId: "M", clientOrderId: "c1", code: "insufficient_balance", handling: "business_reject" });
     w.onEvent({ type: "order_rejected", wallet: A, marketId: "M", clientOrderId: "c2", code: "circuit_open", handling: "wait_retry_after" });
+    // A refused key is auth_refused's business (auth-watch.ts), never a reject storm.
+    w.onEvent({ type: "order_rejected", wallet: A, marketId: "M", clientOrderId: "c3", code: "api_key_revoked", handling: "auth" });
     w.onEvent({ type: "reconciliation", wallet: B, positions: 2, cash: 1, at: T0 });
     expect(w.pending).toBe(true);
     const first = w.collect(T0).obs;
