@@ -44,6 +44,11 @@ export const WALLET_REFUSAL_CODES: ReadonlySet<string> = new Set([
   "api_key_user_wallet_invalid",
 ]);
 
+/** A 401 code of spec 5.2 / 5.3 (the key or the wallet header refused); not 403 scope_missing. */
+export function isKeyRefusalCode(code: string): boolean {
+  return KEY_REFUSAL_CODES.has(code) || WALLET_REFUSAL_CODES.has(code);
+}
+
 export interface AuthWatchOptions {
   clock: Clock;
   rng: Rng;

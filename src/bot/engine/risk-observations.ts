@@ -18,6 +18,7 @@ import { LOCAL_CODES } from "../../api/errors.js";
 import type { Micros } from "../../core/money.js";
 import type { MarketDataObs, PnlObs, ReconciliationObs, RejectObs, RiskObservations, StreamObs } from "../risk/types.js";
 import type { EngineEvent, EngineObserver, StreamState } from "./observer.js";
+import { isKeyRefusalCode } from "./auth-watch.js";
 
 const DAY_MS = 86_400_000;
 
@@ -63,8 +64,8 @@ export class RiskWatch implements EngineObserver {
   onEvent(e: EngineEvent): void {
     switch (e.type) {
       case "order_rejected":
-        // A refused key is auth_refused's (auth-watch.ts), not a storm that would outlast the key's fix by a minute.
-        if (!LOCAL_REJECTS.has(e.code) && e.handling !== "auth") this.rejects.push({ wallet: this.nameOf(e.wallet), market: e.marketId, code: e.code, atMs: this.now() });
+        // A refused key (401) is auth_refused's (auth-watch.ts), not a storm that would outlast the key's fix by a minute.
+        if (!LOCAL_REJECTS.has(e.code) && !isKeyRefusalCode(e.code)) this.rejects.push({ wallet: this.nameOf(e.wallet), market: e.marketId, code: e.code, atMs: this.now() });
         return;
       case "stream_state":
         this.onStream(this.nameOf(e.wallet), e.state, e.at);

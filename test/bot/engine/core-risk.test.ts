@@ -53,10 +53,15 @@ describe("RiskWatch", () => {
     w.onEvent({ type: "order_rejected", wallet: A, marketId: "M", clientOrderId: "c2", code: "circuit_open", handling: "wait_retry_after" });
     // A refused key is auth_refused's business (auth-watch.ts), never a reject storm.
     w.onEvent({ type: "order_rejected", wallet: A, marketId: "M", clientOrderId: "c3", code: "api_key_revoked", handling: "auth" });
+    // A key lacking a scope (403) works otherwise: nothing else halts on it, so it counts.
+    w.onEvent({ type: "order_rejected", wallet: A, marketId: "M", clientOrderId: "c4", code: "api_key_scope_missing", handling: "auth" });
     w.onEvent({ type: "reconciliation", wallet: B, positions: 2, cash: 1, at: T0 });
     expect(w.pending).toBe(true);
     const first = w.collect(T0).obs;
-    expect(first.rejects).toEqual([{ wallet: "a", market: "M", code: "insufficient_balance", atMs: T0 }]);
+    expect(first.rejects).toEqual([
+      { wallet: "a", market: "M", code: "insufficient_balance", atMs: T0 },
+      { wallet: "a", market: "M", code: "api_key_scope_missing", atMs: T0 },
+    ]);
     expect(first.reconciliations).toEqual([{ wallet: "b", drifted: 2, atMs: T0 }]);
     expect(w.pending).toBe(false);
     expect(w.collect(T0).obs.rejects).toEqual([]);
