@@ -131,6 +131,8 @@ export class Daemon {
       log: this.log,
       monotonic,
       foreignOrders: this.tuning.foreignOrders,
+      // Another daemon runs with our instance id: a cancel-all would end its orders too.
+      ownOnly: () => this.fence.conflict !== undefined,
       registry: this.ops.metrics.registry,
       wallets: this.runners,
       condition: (walletName, detail) => this.coreRisk.condition({ kind: "wallet", wallet: walletName }, "dead_man", detail),

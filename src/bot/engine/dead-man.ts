@@ -55,6 +55,8 @@ export interface DeadManOptions {
   /** The daemon's wallets (read at each tick: the list may fill after construction). */
   wallets: readonly DeadManWallet[];
   foreignOrders: ForeignOrderPolicy;
+  /** True while another daemon runs with our instance id (instance-fence.ts): only our own ids are cancelled. */
+  ownOnly?: () => boolean;
   /** Raise (detail) or clear (null) the wallet's `dead_man` halt. */
   condition(walletName: string, detail: string | null): void;
   /** Each trip (metrics). */
@@ -236,7 +238,7 @@ export class DeadManSwitch implements EngineObserver {
   /** Cancel-all (or our own ids under "leave"); true once the platform answered it. */
   private async pull(w: DeadManWallet): Promise<boolean> {
     const { api } = w.syncCtx;
-    if (this.o.foreignOrders === "leave") return this.cancelOwn(w);
+    if (this.o.foreignOrders === "leave" || this.o.ownOnly?.() === true) return this.cancelOwn(w);
     let r: Awaited<ReturnType<WalletClient["orders"]["cancelAll"]>>;
     try {
       r = await api.orders.cancelAll();
@@ -317,6 +319,7 @@ export interface DeadManParts {
   /** Monotonic ms (the daemon's deps.monotonic, performance.now live). */
   monotonic: () => number;
   foreignOrders: ForeignOrderPolicy;
+  ownOnly?: () => boolean;
   /** The daemon's metrics registry. */
   registry: Registry;
   wallets: readonly DeadManWallet[];
@@ -339,6 +342,7 @@ export function buildDeadMan(p: DeadManParts): { loop: LoopMonitor; rest: RestHe
     rest,
     wallets: p.wallets,
     foreignOrders: p.foreignOrders,
+    ...(p.ownOnly !== undefined ? { ownOnly: p.ownOnly } : {}),
     condition: p.condition,
     onTrip: (cause) => metrics.trip(cause),
   });

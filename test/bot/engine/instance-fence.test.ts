@@ -13,6 +13,10 @@ import {
   type FenceOptions,
 } from "../../../src/bot/engine/instance-fence.js";
 import { syncWallet } from "../../../src/bot/engine/fill-sync.js";
+import { DeadManSwitch } from "../../../src/bot/engine/dead-man.js";
+import { LoopMonitor } from "../../../src/bot/engine/loop-monitor.js";
+import { RestHealth } from "../../../src/bot/engine/rest-health.js";
+import { OrderTracker } from "../../../src/bot/order-tracker.js";
 import type { OrderRecord } from "../../../src/wire/index.js";
 import { T0, WALLET, clientHarness, envelope, json, orderRecord, silentLogger, syncContext, type ClientHarness } from "./fakes.js";
 
@@ -216,5 +220,43 @@ describe("while running", () => {
     expect(foreign.map((o) => o.id)).toEqual(["o-zz"]);
     expect(raised).toHaveLength(1);
     expect(h.transport.count("POST", /cancel/)).toBe(0);
+  });
+});
+
+describe("the dead-man switch under a conflict", () => {
+  it("cancels only this process's orders, never a cancel-all over the other daemon's", async () => {
+    const h = clientHarness();
+    let stalled = 0;
+    let conflicted = false;
+    const loop = new LoopMonitor({ clock: h.clock, monotonic: () => h.clock.now() + stalled });
+    const rest = new RestHealth(() => h.clock.now());
+    const tracker = new OrderTracker(WALLET);
+    const mine = orderRecord({ id: "o-mine", clientOrderId: `t1-0-${OURS}-1` });
+    tracker.adopt(mine, Date.parse(mine.createdAt), Date.parse(mine.createdAt));
+    h.transport.on("POST", /^\/api\/orders\/cancel-all$/, json(200, { cancelled: ["o-mine", "o-theirs"], notCancelled: [] }));
+    h.transport.on("POST", /^\/api\/orders\/cancel$/, (req) => json(200, { orderId: (req.body as { orderId: string }).orderId, status: "CANCELLED", filledQty: "0", remainingQty: "10" }));
+    h.transport.on("POST", /^\/api\/orders\/cancel-batch$/, (req) => json(200, { cancelled: (req.body as { orderIds: string[] }).orderIds, notCancelled: [] }));
+    const sw = new DeadManSwitch({
+      deadManMs: 10_000,
+      clock: h.clock,
+      log: silentLogger(),
+      loop,
+      rest,
+      wallets: [{ name: "w", wallet: WALLET, isReady: true, syncCtx: { api: h.client.forWallet(WALLET), tracker, track: (ev) => tracker.apply(ev) }, sync: () => Promise.resolve() }],
+      foreignOrders: "cancel",
+      ownOnly: () => conflicted,
+      condition: () => undefined,
+    });
+    loop.start();
+    sw.start();
+    conflicted = true;
+    stalled = 10_001;
+    await h.clock.advance(2_000);
+    sw.stop();
+    loop.stop();
+    expect(h.transport.count("POST", /^\/api\/orders\/cancel-all$/)).toBe(0);
+    const cancels = h.transport.requests.filter((r) => r.method === "POST" && /^\/api\/orders\/cancel/.test(r.path));
+    expect(cancels.length).toBeGreaterThan(0);
+    expect(JSON.stringify(cancels.map((r) => r.body))).toContain("o-mine");
   });
 });
