@@ -17,13 +17,8 @@
  */
 import { isApiError } from "../../api/index.js";
 
-export type UnconfirmedReason =
-  | "key_refused"
-  | "platform_unreachable"
-  | "lookup_inconclusive"
-  | "cancel_pending"
-  | "still_open"
-  | "cancel_refused";
+export const UNCONFIRMED_REASONS = ["key_refused", "platform_unreachable", "lookup_inconclusive", "cancel_pending", "still_open", "cancel_refused"] as const;
+export type UnconfirmedReason = (typeof UNCONFIRMED_REASONS)[number];
 
 export interface Problem {
   reason: UnconfirmedReason;

@@ -25,7 +25,7 @@ import { isTerminal } from "../order-tracker.js";
 import { isOwnClientOrderId } from "./ids.js";
 import { problemOf, type FinalWalk, type Problem, type UnconfirmedOrder, type WalletShutdownReport } from "./shutdown-report.js";
 
-export { describeUnconfirmed, isClean, shutdownExitCode, type UnconfirmedOrder, type UnconfirmedReason, type WalletShutdownReport } from "./shutdown-report.js";
+export { UNCONFIRMED_REASONS, describeUnconfirmed, isClean, shutdownExitCode, type UnconfirmedOrder, type UnconfirmedReason, type WalletShutdownReport } from "./shutdown-report.js";
 
 export type ForeignOrderPolicy = "cancel" | "leave";
 
