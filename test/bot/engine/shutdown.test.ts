@@ -161,4 +161,64 @@ describe("shutdownWallet", () => {
     expect(p.live.size).toBe(0);
     expect(tracker.get("t1-0-s-5")!.state).toBe("cancelled");
   });
+
+  it("names the orders only the tracker knows when the platform refuses the key, and the failed walk makes it unclean", async () => {
+    const h = clientHarness();
+    const a = orderRecord({ clientOrderId: "t1-0-s-1" });
+    const tracker = new OrderTracker(WALLET);
+    tracked(tracker, a);
+    const refused = json(401, { status: 401, error: { code: "api_key_revoked", message: "revoked" } });
+    h.transport.on("POST", /^\/api\/orders\/cancel/, refused);
+    h.transport.on("GET", /^\/api\/orders\/open/, refused);
+    const report = await run(h, shutdownWallet(ctx(h, tracker, 10_000)));
+    expect(report.unconfirmed).toEqual([{ orderId: a.id, clientOrderId: "t1-0-s-1", reason: "key_refused", detail: "api_key_revoked (HTTP 401)" }]);
+    expect(report.leftover).toEqual([a.id]);
+    expect(report.finalWalk).toEqual({ ok: false, error: "api_key_revoked (HTTP 401)" });
+    expect(shutdownExitCode([report])).toBe(1);
+  });
+
+  it("is not clean when the last walk failed, even with nothing tracked", async () => {
+    const h = clientHarness();
+    const tracker = new OrderTracker(WALLET);
+    platform(h, []);
+    h.transport.on("GET", /^\/api\/orders\/open/, json(503, { status: 503, error: { code: "exchange_unavailable", message: "down" } }));
+    const report = await run(h, shutdownWallet(ctx(h, tracker, 5_000)));
+    expect(report.unconfirmed).toEqual([]);
+    expect(report.finalWalk.ok).toBe(false);
+    expect(shutdownExitCode([report])).toBe(1);
+  });
+
+  it("reports a placement that only shutdown-time 404s answered as lookup inconclusive, however late the lookup", async () => {
+    const h = clientHarness();
+    const tracker = new OrderTracker(WALLET, { notRecordedAfterMs: 2_000 });
+    tracker.apply({ kind: "sent", clientOrderId: "t1-0-s-7", orderHash: `0x${"cd".repeat(32)}`, intent: { marketId: "MKT", outcome: 0, side: "BUY", price: 500_000n, size: 10_000_000n, postOnly: true }, nowMs: h.clock.now() });
+    tracker.apply({ kind: "ack_unknown", clientOrderId: "t1-0-s-7" });
+    platform(h, []);
+    h.transport.on("GET", /^\/api\/orders\/lookup/, json(404, { status: 404, error: { code: "order_not_found", message: "no" } }));
+    const report = await run(h, shutdownWallet({ ...ctx(h, tracker, 10_000), orderExpirySec: 600 }));
+    expect(h.transport.count("GET", /lookup/)).toBeGreaterThan(2);
+    expect(report.unresolved).toEqual(["t1-0-s-7"]);
+    expect(report.unconfirmed).toHaveLength(1);
+    expect(report.unconfirmed[0]).toMatchObject({ clientOrderId: "t1-0-s-7", reason: "lookup_inconclusive", expiresAtMs: tracker.get("t1-0-s-7")!.createdAtMs + 600_000 });
+    expect(report.unconfirmed[0]!.orderId).toBeUndefined();
+    expect(report.finalWalk).toEqual({ ok: true, open: 0 });
+    expect(shutdownExitCode([report])).toBe(1);
+  });
+
+  it("takes an order's absence from a complete walk as its end (the cancel answer was lost)", async () => {
+    const h = clientHarness();
+    const a = orderRecord({ clientOrderId: "t1-0-s-1" });
+    const tracker = new OrderTracker(WALLET);
+    tracked(tracker, a);
+    const p = platform(h, [a]);
+    // The cancel-all ends it but its answer never arrives.
+    h.transport.on("POST", /^\/api\/orders\/cancel-all$/, () => {
+      p.live.delete(a.id);
+      return json(503, { status: 503, error: { code: "exchange_unavailable", message: "down" } });
+    });
+    const report = await run(h, shutdownWallet(ctx(h, tracker, 10_000)));
+    expect(report.unconfirmed).toEqual([]);
+    expect(report.finalWalk).toEqual({ ok: true, open: 0 });
+    expect(shutdownExitCode([report])).toBe(0);
+  });
 });
