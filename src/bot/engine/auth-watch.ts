@@ -229,8 +229,9 @@ export class AuthWatch {
       r.timer = undefined;
       if (this.refusals.get(key) !== r || this.stopped) return;
       r.attempt += 1;
-      void this.o
-        .probe(r.probeWallet)
+      // A probe that throws, even synchronously, only means "not yet": the next one follows.
+      void Promise.resolve()
+        .then(() => this.o.probe(r.probeWallet))
         .catch(() => undefined)
         .then(() => {
           if (this.refusals.get(key) === r) this.schedule(key, r);
