@@ -32,6 +32,7 @@ import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import { errorText } from "./errors.js";
 import { parseClientOrderId } from "./ids.js";
+import { isTransient } from "./startup.js";
 
 /** The platform's own re-sends of an order it could not record at once (spec 7.3 `shard_owner_unavailable`). */
 export const PLATFORM_RESEND_MS = 6_000;
@@ -41,6 +42,9 @@ export const LATE_MARGIN_MS = 4_000;
 export const TAG_NEWER_MS = 2_000;
 /** History rows this recent at start-up make the watch necessary even when nothing of ours rests. */
 export const RECENT_MS = 60_000;
+/** Tries of each look, and the pause before the next (times the attempt), when the platform has a moment. */
+const LOOK_ATTEMPTS = 3;
+const LOOK_RETRY_MS = 1_000;
 /** Pages of history read per wallet at the end of the watch (a busy other daemon shows in the first). */
 const MAX_HISTORY_PAGES = 10;
 
@@ -182,7 +186,7 @@ export interface StartupWatchReport {
 export async function watchAtStartup(fence: InstanceFence, wallets: readonly WatchedWallet[], signal: AbortSignal): Promise<StartupWatchReport> {
   const { clock, log } = fence.o;
   const report: StartupWatchReport = { inherited: 0, waitedMs: 0, unread: [] };
-  const first = await Promise.all(wallets.map((w) => firstLook(fence, w).catch((e: unknown) => ({ failed: errorText(e) ?? "error" }))));
+  const first = await Promise.all(wallets.map((w) => withRetries(fence, signal, () => firstLook(fence, w)).catch((e: unknown) => ({ failed: errorText(e) ?? "error" }))));
   let recent = 0;
   for (const [i, r] of first.entries()) {
     if ("failed" in r) {
@@ -211,7 +215,7 @@ export async function watchAtStartup(fence: InstanceFence, wallets: readonly Wat
   for (const w of wallets) {
     if (report.unread.includes(w.wallet)) continue;
     try {
-      await lastLook(fence, w);
+      await withRetries(fence, signal, () => lastLook(fence, w));
     } catch (e) {
       log.warn({ wallet: w.wallet, err: errorText(e) }, "instance fence: last look failed; this wallet is left to the running checks");
       report.unread.push(w.wallet);
@@ -219,6 +223,18 @@ export async function watchAtStartup(fence: InstanceFence, wallets: readonly Wat
     if (fence.conflict !== undefined) throw new InstanceConflictError(`refusing to start: ${fence.conflict}`);
   }
   return report;
+}
+
+/** A look failing on a transient error (spec 7.3 retry codes, network) is tried again, LOOK_ATTEMPTS in all. */
+async function withRetries<T>(fence: InstanceFence, signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (attempt >= LOOK_ATTEMPTS || !isTransient(e) || signal.aborted) throw e;
+      await fence.o.clock.sleep(LOOK_RETRY_MS * attempt, signal);
+    }
+  }
 }
 
 /** The open orders and the newest history page: how many of our prefix from other sessions. */

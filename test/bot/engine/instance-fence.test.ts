@@ -179,12 +179,21 @@ describe("the start-up watch", () => {
     expect(r).toEqual({ inherited: 1, waitedMs: 0, unread: [] });
   });
 
-  it("leaves a wallet it cannot read to the running checks, and stops waiting when aborted", async () => {
+  it("tries a look again after a transient failure, leaves a wallet it cannot read to the running checks, and stops waiting when aborted", async () => {
+    const h0 = clientHarness();
+    const { f: f0 } = fence(h0);
+    let fails = 1;
+    h0.transport.on("GET", /^\/api\/orders\/open/, () => (fails-- > 0 ? envelope(503, "exchange_unavailable") : page([orderRecord({ clientOrderId: `t1-0-${OLD}-3`, createdAt: at(T0 - 30_000) })])));
+    h0.transport.on("GET", /^\/api\/orders\/history/, page([]));
+    const r0 = await drive(h0.clock, watchAtStartup(f0, [{ wallet: WALLET, api: h0.client.forWallet(WALLET) }], new AbortController().signal));
+    expect(r0).toMatchObject({ inherited: 1, unread: [] });
+
     const h = clientHarness();
     const { f } = fence(h);
-    h.transport.on("GET", /^\/api\/orders\/open/, envelope(500, "internal_error"));
+    h.transport.on("GET", /^\/api\/orders\/open/, envelope(403, "forbidden"));
     const r = await watchAtStartup(f, [{ wallet: WALLET, api: h.client.forWallet(WALLET) }], new AbortController().signal);
     expect(r.unread).toEqual([WALLET]);
+    expect(h.transport.count("GET", /^\/api\/orders\/open/)).toBe(1);
 
     const h2 = clientHarness();
     const { f: f2 } = fence(h2);
