@@ -47,7 +47,7 @@ import type { HaltChange } from "../risk/types.js";
 import { GLOBAL } from "../risk/types.js";
 import { buildCoreRisk, type CoreRisk } from "./core-risk.js";
 import { buildDeadMan, type DeadManSwitch } from "./dead-man.js";
-import type { LoopMonitor } from "./loop-monitor.js";
+import { loopMonotonic, type LoopMonitor } from "./loop-monitor.js";
 import { AuthWatch } from "./auth-watch.js";
 import { engineStateSource } from "./engine-state.js";
 import { combineObservers, type EngineObserver } from "./observer.js";
@@ -129,7 +129,7 @@ export class Daemon {
       config,
       clock: this.clock,
       log: this.log,
-      monotonic,
+      monotonic: loopMonotonic(this.clock, deps.monotonic),
       foreignOrders: this.tuning.foreignOrders,
       // Another daemon runs with our instance id: a cancel-all would end its orders too.
       ownOnly: () => this.fence.conflict !== undefined,

@@ -8,10 +8,13 @@
  * switch (dead-man.ts: a stall longer than risk.deadManSec pulls every wallet's quotes) and the
  * capacity guard (lag over its bound sheds load). They read the `LoopLag` interface only.
  *
- * In virtual time the ticks fire back to back in real time, so with the default performance.now the
- * lag reads 0; a test injects a monotonic clock and makes it jump to simulate a stall.
+ * On a VirtualClock the ticks fire back to back in real time: real lag means nothing there (and
+ * would make virtual runs depend on the host's load), so `loopMonotonic` reads the virtual clock
+ * itself (lag 0) unless a monotonic clock is injected; a test makes an injected one jump to
+ * simulate a stall.
  */
-import type { Clock, TimerHandle } from "../../core/clock.js";
+import { performance } from "node:perf_hooks";
+import { VirtualClock, type Clock, type TimerHandle } from "../../core/clock.js";
 
 export interface LoopLag {
   /** 99th percentile of the lag samples in the recent window, ms (0 before the first sample). */
@@ -46,6 +49,12 @@ export interface LoopMonitorOptions {
   stallMs?: number;
   /** Samples kept for the percentiles. Default 240 (one minute at 250 ms). */
   window?: number;
+}
+
+/** The monitor's monotonic clock: the one given, else performance.now live and the clock's own time when virtual. */
+export function loopMonotonic(clock: Clock, given?: () => number): () => number {
+  if (given !== undefined) return given;
+  return clock instanceof VirtualClock ? () => clock.now() : () => performance.now();
 }
 
 export const LOOP_MONITOR_DEFAULTS = { intervalMs: 250, stallMs: 1000, window: 240 } as const;

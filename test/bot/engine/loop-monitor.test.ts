@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../../src/core/clock.js";
-import { LoopMonitor, type LagSample } from "../../../src/bot/engine/loop-monitor.js";
+import { RealClock } from "../../../src/core/clock.js";
+import { LoopMonitor, loopMonotonic, type LagSample } from "../../../src/bot/engine/loop-monitor.js";
 
 /** A monotonic clock that follows the virtual clock plus whatever a test adds (a "stall"). */
 function jumpy(clock: VirtualClock): { now: () => number; jump: (ms: number) => void } {
@@ -68,5 +69,17 @@ describe("LoopMonitor", () => {
     m.stop();
     expect(clock.pending()).toBe(0);
     expect(() => new LoopMonitor({ clock, monotonic: () => 0, intervalMs: 0 })).toThrow(/intervalMs/);
+  });
+
+  it("reads the virtual clock's own time when virtual (host load cannot fake a stall), real time otherwise, an injected clock always", async () => {
+    const clock = new VirtualClock();
+    const mono = loopMonotonic(clock);
+    const t = mono();
+    await clock.advance(1234);
+    expect(mono() - t).toBe(1234);
+    const injected = (): number => 42;
+    expect(loopMonotonic(clock, injected)).toBe(injected);
+    const real = loopMonotonic(new RealClock());
+    expect(Math.abs(real() - performance.now())).toBeLessThan(1_000);
   });
 });
