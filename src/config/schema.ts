@@ -132,6 +132,25 @@ function quotingSchema() {
     .prefault({});
 }
 
+/** Load shedding when the event loop falls behind (src/bot/engine/load-shedder.ts). */
+function capacitySchema() {
+  return z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Behind: the event-loop lag (90th percentile of the last stepSec) over this. */
+      maxLagMs: int(10, 60_000).default(250),
+      /** Keeping up (lag at most half of maxLagMs) this long undoes one step. */
+      recoverySec: int(1, 3_600).default(30),
+      /** At most one shedding step this often. */
+      stepSec: int(1, 600).default(10),
+      /** First step: the quote refresh runs every refreshFactor x quoting.refreshMs. */
+      refreshFactor: int(1, 100).default(4),
+      /** Each later step sheds this fraction of the quoted markets (at least one). */
+      shedFraction: z.number().gt(0).max(1).default(0.25),
+    })
+    .prefault({});
+}
+
 function riskSchema() {
   return z
     .strictObject({
@@ -181,6 +200,7 @@ function commonSections(ctx: LoadContext) {
     markets: marketsSchema(),
     strategy: strategySchema(),
     quoting: quotingSchema(),
+    capacity: capacitySchema(),
     risk: riskSchema(),
     metrics: z
       .strictObject({

@@ -22,6 +22,8 @@ export interface DaemonTimerParts {
   runners: readonly WalletRunner[];
   /** One risk tick at `nowMs`: halts evaluated, the liveness heartbeat. */
   riskTick(nowMs: number): void;
+  /** Load shedding (capacity-guard.ts): evaluated every `evaluateMs`; widens the quote refresh by `refreshFactor`. */
+  capacity?: { readonly refreshFactor: number; readonly evaluateMs: number; evaluate(): unknown };
 }
 
 export class DaemonTimers {
@@ -43,10 +45,17 @@ export class DaemonTimers {
     const quiet = (what: string) => (e: unknown) => log.warn({ err: e instanceof Error ? e.message : String(e) }, `${what} failed`);
     every(config.markets.refreshSec * 1000, () => void markets.refreshSelection().catch(quiet("market selection")));
     every(tuning.statusRefreshMs, () => void registry.refreshStatus().catch(quiet("market status refresh")));
-    every(config.quoting.refreshMs, () => runners.forEach((r) => r.triggerAll("timer")));
+    let refreshes = 0;
+    every(config.quoting.refreshMs, () => {
+      // Widened while the event loop is behind: only every refreshFactor-th tick refreshes.
+      if (++refreshes % (this.p.capacity?.refreshFactor ?? 1) !== 0) return;
+      runners.forEach((r) => r.triggerAll("timer"));
+    });
     every(tuning.maintenanceMs, () => runners.forEach((r) => void r.maintain()));
     every(tuning.fillSyncMs, () => runners.forEach((r) => void r.sync("timer")));
     every(tuning.driftCheckMs, () => runners.forEach((r) => void r.checkDrift()));
+    const capacity = this.p.capacity;
+    if (capacity !== undefined) every(capacity.evaluateMs, () => capacity.evaluate());
   }
 
   /** A one-off timer, cleared with the others at stop (and forgotten once it fired). */

@@ -20,7 +20,7 @@ export interface DaemonWalletParts
   extends Pick<
     WalletRunnerOptions,
     | "apiKey" | "connector" | "streamPath" | "clock" | "log" | "observer" | "risk" | "registry" | "data" | "ledger"
-    | "inventory" | "saltSource" | "platform" | "sessionStartMs" | "tuning" | "monotonic" | "seq" | "engine" | "fence"
+    | "inventory" | "saltSource" | "platform" | "sessionStartMs" | "tuning" | "monotonic" | "seq" | "engine" | "fence" | "shed"
   > {
   config: Config;
   client: PartnerClient;
@@ -72,6 +72,7 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
       platform: p.platform,
       instanceId: config.instance.id,
       fence: p.fence,
+      shed: p.shed,
       sessionStartMs: p.sessionStartMs,
       tuning: p.tuning,
       monotonic: p.monotonic,

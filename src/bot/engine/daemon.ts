@@ -46,6 +46,7 @@ import { buildWalletRunners } from "./daemon-wallets.js";
 import type { HaltChange } from "../risk/types.js";
 import { GLOBAL } from "../risk/types.js";
 import { buildCoreRisk, type CoreRisk } from "./core-risk.js";
+import { buildCapacityGuard, type CapacityGuard } from "./capacity-guard.js";
 import { buildDeadMan, type DeadManSwitch } from "./dead-man.js";
 import { loopMonotonic, type LoopMonitor } from "./loop-monitor.js";
 import { AuthWatch } from "./auth-watch.js";
@@ -91,6 +92,8 @@ export class Daemon {
   readonly fence: InstanceFence;
   /** 401 key refusals on every keyed request and upgrade -> the auth_refused halt (auth-watch.ts). */
   readonly auth: AuthWatch;
+  /** Load shedding when the event loop falls behind: refresh widened, markets shed (capacity-guard.ts). */
+  readonly capacity: CapacityGuard;
   private readonly risk: RiskHook;
   private readonly rng: Rng;
   private readonly seq = new EventSeq();
@@ -222,6 +225,7 @@ export class Daemon {
         monotonic,
         seq: this.seq,
         engine: this.view,
+        shed: (symbol) => this.capacity.isShed(symbol),
       }),
     );
     this.markets = new MarketTimeline({
@@ -235,6 +239,17 @@ export class Daemon {
       active: () => this.running && this.stopping === undefined,
       later: (fn, ms) => this.timers.later(fn, ms),
     });
+    this.capacity = buildCapacityGuard({
+      settings: config.capacity,
+      log: this.log,
+      now: () => this.clock.now(),
+      quoted: (now) => this.markets.quotedMarkets(now),
+      positions: () => this.inventory.positions(),
+      trackers: () => this.runners.map((r) => r.tracker),
+      condition: (scope, reason, detail) => this.coreRisk.condition(scope, reason, detail),
+      lag: this.loop,
+      metrics: this.ops.metrics,
+    });
     this.timers = new DaemonTimers({
       clock: this.clock,
       log: this.log,
@@ -247,6 +262,7 @@ export class Daemon {
         this.coreRisk.evaluate(now, true);
         this.ops.probes.tick(now);
       },
+      capacity: this.capacity,
     });
     this.ops.attach({
       rateGate: this.gate,

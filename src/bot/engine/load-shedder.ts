@@ -17,9 +17,15 @@
  * step, so a step is judged on its own effect) is over `maxLagMs`: one late tick (a GC pause) is not
  * enough, a loop late on more than a tenth of its ticks is (a stalled loop also ticks less, so a
  * few long stalls are caught too). One step at most every `stepMs`. "Keeping up": that percentile
- * at or under half of `maxLagMs` (the gap between the two is the hysteresis). After `recoveryMs` of keeping up, one step is undone (the markets shed last come
- * back first), then another `recoveryMs` is needed for the next.
+ * at or under half of `maxLagMs` (the gap between the two is the hysteresis).
+ *
+ * After `recoveryMs` of keeping up, one step is undone (the markets shed last come back first),
+ * then another `recoveryMs` is needed for the next. A step back up soon after a restore (within
+ * twice the recovery period) means the restore did not fit: the recovery period doubles (up to 8x)
+ * so quotes do not flap on and off; it returns to `recoveryMs` at level 0.
  */
+
+const MAX_RECOVERY_SCALE = 8;
 
 export interface LoadShedderOptions {
   maxLagMs: number;
@@ -87,6 +93,9 @@ export class LoadShedder {
   private samples: { atMs: number; lagMs: number }[] = [];
   private lastChangeMs = Number.NEGATIVE_INFINITY;
   private calmSinceMs: number | undefined;
+  private lastRestoreMs = Number.NEGATIVE_INFINITY;
+  /** The recovery period is recoveryMs x this (see the header). */
+  private recoveryScale = 1;
   private widened = false;
   /** Shed batches, oldest first: restores pop the newest. */
   private readonly batches: string[][] = [];
@@ -99,6 +108,11 @@ export class LoadShedder {
   /** 0 normal, 1 refresh widened, 1 + n with n batches of markets shed. */
   get level(): number {
     return (this.widened ? 1 : 0) + this.batches.length;
+  }
+
+  /** Keeping up this long undoes one step (recoveryMs, longer after restores that did not fit). */
+  get recoveryMs(): number {
+    return this.o.recoveryMs * this.recoveryScale;
   }
 
   /** The quote refresh runs every this many quoting.refreshMs. */
@@ -137,7 +151,10 @@ export class LoadShedder {
       this.calmSinceMs = undefined;
       if (nowMs - this.lastChangeMs < this.o.stepMs) return { gone };
       const step = this.escalate(lag, candidates);
-      if (step !== undefined) this.changed(nowMs);
+      if (step !== undefined) {
+        if (nowMs - this.lastRestoreMs < 2 * this.recoveryMs) this.recoveryScale = Math.min(MAX_RECOVERY_SCALE, this.recoveryScale * 2);
+        this.changed(nowMs);
+      }
       return step === undefined ? { gone } : { step, gone };
     }
     if (lag > this.o.maxLagMs / 2) {
@@ -145,10 +162,13 @@ export class LoadShedder {
       return { gone };
     }
     this.calmSinceMs ??= nowMs;
-    if (this.level === 0 || nowMs - this.calmSinceMs < this.o.recoveryMs || nowMs - this.lastChangeMs < this.o.recoveryMs) return { gone };
+    const recovery = this.recoveryMs;
+    if (this.level === 0 || nowMs - this.calmSinceMs < recovery || nowMs - this.lastChangeMs < recovery) return { gone };
     const step = this.restore(lag);
     this.changed(nowMs);
     this.calmSinceMs = nowMs;
+    this.lastRestoreMs = nowMs;
+    if (this.level === 0) this.recoveryScale = 1;
     return { step, gone };
   }
 

@@ -26,7 +26,7 @@ const BUDGET_RETRY_MS = 250;
 export interface WalletQuotingParts
   extends Pick<
     WalletRunnerOptions,
-    "name" | "index" | "clock" | "log" | "observer" | "registry" | "data" | "trades" | "inventory" | "strategy" | "risk" | "quoting" | "platform" | "engine" | "monotonic"
+    "name" | "index" | "clock" | "log" | "observer" | "registry" | "data" | "trades" | "inventory" | "strategy" | "risk" | "quoting" | "platform" | "engine" | "monotonic" | "shed"
   > {
   /** Lower-cased address. */
   wallet: string;
@@ -108,6 +108,8 @@ export class WalletQuoting {
 
   trigger(symbol: string, why: CycleTrigger): void {
     if (!this.quoting) return;
+    // Shed for capacity: its halt pulls the quotes; once nothing of ours is live there, a cycle has nothing to do.
+    if (this.p.shed?.(symbol) === true && this.p.tracker.liveOrders(symbol).length === 0) return;
     if (!this.dirty.has(symbol)) this.dirty.set(symbol, why);
     if (!this.pumping) void this.pump();
   }

@@ -51,6 +51,8 @@ export interface WalletRunnerOptions {
   instanceId: string;
   /** One owner per instance id (instance-fence.ts); absent: every order of our prefix is adopted. */
   fence?: InstanceFence | undefined;
+  /** Shed for capacity now (capacity-guard.ts): such a market is not cycled while nothing of ours is live there. */
+  shed?: ((symbol: string) => boolean) | undefined;
   sessionStartMs: number;
   tuning: EngineTuning;
   /**

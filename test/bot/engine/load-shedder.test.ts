@@ -108,6 +108,25 @@ describe("LoadShedder", () => {
     expect(steps.map((x) => [x.t, x.kind])).toEqual([[76_000, "restore"]]);
   });
 
+  it("doubles the recovery period after a restore that did not fit (no flapping), and resets it at level 0", () => {
+    const s = new LoadShedder(OPTS);
+    drive(s, 0, 11_000, 500); // level 2 at 10 s
+    expect(s.recoveryMs).toBe(30_000);
+    const restored = drive(s, 11_000, 60_000, 20);
+    expect(restored.map((x) => [x.t, x.kind])).toEqual([[48_000, "restore"]]);
+    // The restored markets bring the lag back at once: shed again, and the next restore waits 60 s.
+    const again = drive(s, 60_000, 61_250, 500);
+    expect(again.map((x) => [x.t, x.kind])).toEqual([[61_000, "shed"]]);
+    expect(s.recoveryMs).toBe(60_000);
+    // Calm from 62 s: 60 s per step until level 0, where the period is 30 s again.
+    const later = drive(s, 61_250, 400_000, 20);
+    expect(later.map((x) => [x.t, x.kind])).toEqual([
+      [122_000, "restore"],
+      [182_000, "restore_refresh"],
+    ]);
+    expect(s.recoveryMs).toBe(30_000);
+  });
+
   it("forgets shed markets that are no longer quoted, without a step", () => {
     const s = new LoadShedder(OPTS);
     drive(s, 0, 11_000, 500);
