@@ -14,14 +14,19 @@
  *   BENCH daemon_heap_after_<N>h                heap after hour N, ratio = that / heap after hour 1
  *   BENCH daemon_retained_after_<N>h            heap released when the stopped daemon is dropped
  *                                               (the daemon's own share at the end; approximate)
- *   BENCH daemon_bytes_per_fill                 heap a fill costs the ledger and inventory for good
- *                                               (the run's fills replayed into fresh ones)
+ *   BENCH daemon_bytes_per_fill                 heap a fill record costs the ledger and inventory while
+ *                                               held (the run's fills replayed into fresh ones)
+ *   BENCH daemon_fill_records_held_after_<N>h   fill records the ledger holds in memory at the end,
+ *                                               ratio = that / every fill of the run (what the ledger
+ *                                               held before compaction, fill-compaction.ts)
  *
  * The heap is the whole process: the simulator's records of every order and trade (it must answer
  * GET /orders/{id} for any of them) grow with the run too, so the slope is an upper bound for the
  * daemon. The per-hour lines show what the daemon holds (tracker records, remembered pruned ids,
  * buffered frames, claim marks, own-order log, ledger fills) to tell bounded from growing parts.
  * BENCH_MEMORY_HOURS changes the length (default 4, about 2 minutes of wall time on 2 shared cores).
+ * BENCH_MEMORY_RETENTION_MS sets tuning.fillRetentionMs (default: the daemon's, 1 h; 0 = never
+ * compact, the behaviour before compaction, to measure both in the same code).
  */
 import { performance } from "node:perf_hooks";
 import v8 from "node:v8";
@@ -40,6 +45,7 @@ const HOUR_MS = 3_600_000;
 const STEP_MS = 1_000;
 const HOURS = Math.max(2, Math.floor(Number(process.env.BENCH_MEMORY_HOURS ?? 4)));
 const MB = 1024 * 1024;
+const RETENTION = process.env.BENCH_MEMORY_RETENTION_MS === undefined ? undefined : Number(process.env.BENCH_MEMORY_RETENTION_MS);
 
 function gcFunction(): { gc: () => void; how: string } {
   const g = (globalThis as { gc?: () => void }).gc;
@@ -73,7 +79,16 @@ function slope(xs: readonly number[], ys: readonly number[]): number {
 function holdings(d: Daemon): Record<string, number> {
   const sum: Record<string, number> = {};
   for (const r of d.runners) for (const [k, v] of Object.entries(r.memoryFigures())) sum[k] = (sum[k] ?? 0) + v;
-  return { ...sum, ledgerFills: d.ledger.size, inventoryFills: d.inventory.counters.fills, followedMarkets: d.registry.all().length };
+  const held = d.inventory.held;
+  return {
+    ...sum,
+    ledgerFills: d.ledger.size,
+    ledgerTotal: d.ledger.total,
+    inventoryFills: held.fills,
+    inventoryOrders: held.orders,
+    inventoryApplied: d.inventory.counters.fills,
+    followedMarkets: d.registry.all().length,
+  };
 }
 
 /**
@@ -122,11 +137,12 @@ export async function run(): Promise<void> {
     rng: new Rng(prepared.seed),
     observer: counter,
     monotonic: () => clock.now(),
+    ...(RETENTION === undefined ? {} : { tuning: { fillRetentionMs: RETENTION } }),
   });
   let startError: unknown;
   daemon.start().catch((e: unknown) => (startError = e));
 
-  console.log(`# gc: ${how}; demo config, ${HOURS} virtual h, step ${STEP_MS} ms; heap before the run ${heapMB(gc).toFixed(2)} MB`);
+  console.log(`# gc: ${how}; demo config, ${HOURS} virtual h, step ${STEP_MS} ms, fillRetentionMs ${daemon.tuning.fillRetentionMs}; heap before the run ${heapMB(gc).toFixed(2)} MB`);
   const hours: number[] = [];
   const heaps: number[] = [];
   const fillsAt: number[] = [];
@@ -137,7 +153,7 @@ export async function run(): Promise<void> {
     const heap = heapMB(gc);
     hours.push(h);
     heaps.push(heap);
-    fillsAt.push(daemon.ledger.size);
+    fillsAt.push(daemon.ledger.total);
     const held = Object.entries(holdings(daemon))
       .map(([k, v]) => `${k}=${v}`)
       .join(" ");
@@ -151,6 +167,8 @@ export async function run(): Promise<void> {
   const deadline = clock.now() + prepared.config.shutdown.cancelDeadlineSec * 1000 + 120_000;
   while (!stopped && clock.now() < deadline) await clock.advance(STEP_MS);
   const withDaemon = heapMB(gc);
+  const heldFills = daemon.ledger.size;
+  const totalFills = daemon.ledger.total;
   const perFill = bytesPerFill(daemon.ledger.fills(), gc);
   daemon = undefined;
   // The in-process connector (src/sim) keeps every socket it ever made, and each socket the
@@ -173,4 +191,8 @@ export async function run(): Promise<void> {
   console.log(`BENCH daemon_heap_after_${HOURS}h ${last.toFixed(2)} MB ratio=${(last / first).toFixed(4)}`);
   console.log(`BENCH daemon_retained_after_${HOURS}h ${retained.toFixed(2)} MB`);
   console.log(`BENCH daemon_bytes_per_fill ${perFill.toFixed(0)} B`);
+  console.log(
+    `BENCH daemon_fill_records_held_after_${HOURS}h ${heldFills} ratio=${(heldFills / Math.max(1, totalFills)).toFixed(4)} ` +
+      `(of ${totalFills} fills; about ${((heldFills * perFill) / MB).toFixed(2)} MB held vs ${((totalFills * perFill) / MB).toFixed(2)} MB without compaction)`,
+  );
 }

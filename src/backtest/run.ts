@@ -106,6 +106,8 @@ export async function runPrepared(p: PreparedBacktest, opts: Omit<BacktestOption
       monotonic: () => clock.now(),
     });
     const d = daemon;
+    // The report's checks need every fill: compacted records stay listable (fill-ledger.ts).
+    d.ledger.keepCompacted();
     const startBalances = new Map(d.runners.map((r) => [r.wallet, startingBalance(embedded.sim, r.wallet)]));
     collector.attach(
       d.inventory,
@@ -129,7 +131,7 @@ export async function runPrepared(p: PreparedBacktest, opts: Omit<BacktestOption
       }
       if (clock.now() >= nextProgress && opts.onProgress !== undefined) {
         nextProgress += progressEvery;
-        opts.onProgress({ virtualMs: clock.now() - p.startMs, durationMs: p.durationMs, wallMs: wall.now() - wall0, fills: d.ledger.size });
+        opts.onProgress({ virtualMs: clock.now() - p.startMs, durationMs: p.durationMs, wallMs: wall.now() - wall0, fills: d.ledger.total });
       }
     }
 

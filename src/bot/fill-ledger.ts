@@ -21,13 +21,39 @@
  * trade any pull has returned (stream fills do not advance it: a fill seen on the stream says
  * nothing about the ones a dropped connection missed). `diffAgainst` compares the ledger with the
  * platform's list and must come back empty: "the daemon's fill ledger equals the platform's trade
- * list exactly".
+ * list exactly". The cursor moves only when a pull completes (`beginPull` / `endPull`, as
+ * fill-sync.ts brackets its walk): a walk that fails half-way must not raise the cursor past rows
+ * it never read, or the next pull would stop above them and they would never be read.
+ *
+ * Compaction (bounded memory for years of running). `compact(wallet, beforeTs)` folds the wallet's
+ * fills stamped before `beforeTs` into a checkpoint (fill-checkpoint.ts): totals per market and
+ * outcome, and a watermark, the highest (ts, tradeId) compacted, trade ids in natural id order. A
+ * new key at or below the watermark is answered `duplicate` (`compacted: true`) and changes nothing.
+ * That is right only if every fill at or below the watermark is already applied, i.e. no fill we
+ * have not seen can arrive stamped that old. The caller (fill-compaction.ts) takes `beforeTs` at or
+ * below `C.ts - tradePullMarginMs`, C being the cursor of the wallet's last COMPLETE trade pull:
+ *   - trades pull: the next pull reads rows down to C.ts - margin and no further, so every row it
+ *     can bring is at or above the cut; the rows below were read by earlier complete pulls (the
+ *     first one down to the session start, each next one down to its predecessor's cursor minus the
+ *     margin: the covered span is contiguous), so a row below the cut is a trade we already hold;
+ *   - stream: frames are live (no replay after a gap: the gap is reconciled by that same trades
+ *     pull) and stamped with the send time, later than the trade; a frame would have to arrive
+ *     more than the retention (fill-compaction.ts: at least an hour) late to fall below the cut;
+ *   - order fill reads and placement rows (fill gaps, adopted orders found by the open-order walk):
+ *     they name trades the platform already recorded, hence inside the span the pulls covered.
+ *     One exception is harmless: an order adopted late whose fills predate the session start; such
+ *     fills are in the start-up anchor, never in inventory, and the ledger may not list them.
+ * A `conflict` (two sources disagreeing on economics) can no longer be seen for a compacted fill:
+ * by then its record is the platform's trade row, which the pull merged within the margin.
+ * `keepCompacted()` keeps the compacted records listable (backtests, tests): `fills()` and
+ * `diffAgainst` still see every fill, and duplicates are still decided by the watermark. Without
+ * it a platform fill at or below the watermark counts as held in `diffAgainst`; `size` is what
+ * stays in memory, `total` every fill ever held, `totals()` the per market and outcome figures.
  */
 import { compareIds } from "../core/natural-order.js";
-import { ONE, parseMicros, type Micros } from "../core/money.js";
+import type { Micros } from "../core/money.js";
 import type { Side } from "../core/amounts.js";
-import type { UserFillFrame } from "../wire/frames.js";
-import { placementTradeRow, type MyTrade } from "../wire/orders.js";
+import { FillCheckpoint, addToTotals, emptyTotals, mergeTotals, type TotalsRow } from "./fill-checkpoint.js";
 
 export type FillRoleView = "maker" | "taker" | "unknown";
 export type FillSource = "stream" | "trades_pull" | "order_read" | "placement";
@@ -64,6 +90,8 @@ export interface AddResult {
   previous?: Fill;
   /** On `conflict`: the fields that differ. */
   fields?: (keyof Fill)[];
+  /** On `duplicate`: the key was not held but the fill is at or below the wallet's watermark. */
+  compacted?: boolean;
 }
 
 export interface TradeCursor {
@@ -93,6 +121,16 @@ export interface LedgerCounters {
   duplicates: number;
   merged: number;
   conflicts: number;
+  /** Duplicates recognised by the watermark alone (their key compacted, or never needed). */
+  compactedDuplicates: number;
+}
+
+export interface CompactionResult {
+  wallet: string;
+  /** Fills folded into the checkpoint by this call. */
+  compacted: number;
+  /** The wallet's watermark after the call (undefined while nothing was ever compacted). */
+  watermark: TradeCursor | undefined;
 }
 
 const SOURCE_RANK: Readonly<Record<FillSource, number>> = { stream: 0, placement: 1, order_read: 2, trades_pull: 3 };
@@ -127,18 +165,44 @@ export class FillLedger {
   private readonly byKey = new Map<string, Fill>();
   private readonly byOrder = new Map<string, Set<string>>();
   private readonly cursors = new Map<string, TradeCursor>();
-  readonly counters: LedgerCounters = { added: 0, duplicates: 0, merged: 0, conflicts: 0 };
+  /** Pulls under way: the newest row each has returned so far (null: none yet). */
+  private readonly pulling = new Map<string, TradeCursor | null>();
+  /** Cursor of each wallet's last complete pull. */
+  private readonly covered = new Map<string, TradeCursor>();
+  private readonly checkpoint: FillCheckpoint;
+  readonly counters: LedgerCounters = { added: 0, duplicates: 0, merged: 0, conflicts: 0, compactedDuplicates: 0 };
 
+  constructor(opts: { keepCompacted?: boolean } = {}) {
+    this.checkpoint = new FillCheckpoint(opts.keepCompacted === true);
+  }
+
+  /** Fill records held in memory (compacted ones are not, unless kept). */
   get size(): number {
     return this.byKey.size;
   }
 
+  /** Every fill ever held: the records in memory plus the compacted ones. */
+  get total(): number {
+    return this.byKey.size + this.checkpoint.count();
+  }
+
+  /** Keep compacted records listable from now on (backtests, tests): memory is then not bounded. */
+  keepCompacted(): void {
+    this.checkpoint.keep();
+  }
+
   add(input: Fill): AddResult {
     const fill: Fill = { ...input, wallet: input.wallet.toLowerCase() };
-    if (fill.source === "trades_pull") this.advanceCursor(fill);
+    if (fill.source === "trades_pull") this.advanceCursor(fill.wallet, fill);
     const key = fillKey(fill);
     const have = this.byKey.get(key);
     if (have === undefined) {
+      // Below the watermark: applied before and compacted (the argument in the header).
+      if (this.checkpoint.covers(fill)) {
+        this.counters.duplicates++;
+        this.counters.compactedDuplicates++;
+        return { status: "duplicate", fill: this.checkpoint.archived(key) ?? fill, compacted: true };
+      }
       this.byKey.set(key, fill);
       const ok = `${fill.wallet}|${fill.orderId}`;
       let set = this.byOrder.get(ok);
@@ -176,35 +240,115 @@ export class FillLedger {
     return out;
   }
 
-  private advanceCursor(f: Fill): void {
-    const c = this.cursors.get(f.wallet);
-    if (c === undefined || f.ts > c.ts || (f.ts === c.ts && f.tradeId > c.tradeId)) {
-      this.cursors.set(f.wallet, { ts: f.ts, tradeId: f.tradeId });
-    }
+  private advanceCursor(wallet: string, f: TradeCursor): void {
+    const next = { ts: f.ts, tradeId: f.tradeId };
+    const newer = (c: TradeCursor | null | undefined): boolean => c == null || f.ts > c.ts || (f.ts === c.ts && compareIds(f.tradeId, c.tradeId) > 0);
+    if (this.pulling.has(wallet)) {
+      if (newer(this.pulling.get(wallet))) this.pulling.set(wallet, next);
+    } else if (newer(this.cursors.get(wallet))) this.cursors.set(wallet, next);
   }
 
+  /** A trades pull starts: its rows move the cursor only when `endPull` says it completed. */
+  beginPull(wallet: string): void {
+    this.pulling.set(wallet.toLowerCase(), null);
+  }
+
+  /** The pull begun last walked down to its stop: its newest row becomes the cursor. */
+  endPull(wallet: string): void {
+    const w = wallet.toLowerCase();
+    const newest = this.pulling.get(w);
+    if (newest === undefined) return;
+    this.pulling.delete(w);
+    if (newest !== null) this.advanceCursor(w, newest);
+    const c = this.cursors.get(w);
+    if (c !== undefined) this.covered.set(w, { ...c });
+  }
+
+  /** Cursor of the wallet's last complete pull: rows below `ts - margin` are never read again. */
+  pullCoverage(wallet: string): TradeCursor | undefined {
+    const c = this.covered.get(wallet.toLowerCase());
+    return c === undefined ? undefined : { ...c };
+  }
+
+  /**
+   * Fold the wallet's fills stamped before `beforeTs` into the checkpoint (see the header for
+   * the rule the caller must keep). Returns the new watermark for Inventory.compact.
+   */
+  compact(wallet: string, beforeTs: number): CompactionResult {
+    const w = wallet.toLowerCase();
+    const out: Fill[] = [];
+    for (const f of this.byKey.values()) if (f.wallet === w && f.ts < beforeTs) out.push(f);
+    out.sort(compareFills);
+    for (const f of out) {
+      const key = fillKey(f);
+      this.byKey.delete(key);
+      if (this.checkpoint.keeping) continue;
+      const ok = `${w}|${f.orderId}`;
+      const set = this.byOrder.get(ok);
+      set?.delete(key);
+      if (set !== undefined && set.size === 0) this.byOrder.delete(ok);
+    }
+    this.checkpoint.absorb(w, out, fillKey);
+    return { wallet: w, compacted: out.length, watermark: this.checkpoint.watermark(w) };
+  }
+
+  /** Highest (ts, tradeId) compacted for the wallet; undefined before any compaction. */
+  watermark(wallet: string): TradeCursor | undefined {
+    return this.checkpoint.watermark(wallet.toLowerCase());
+  }
+
+  /** Fills compacted so far (of one wallet when given). */
+  compactedCount(wallet?: string): number {
+    return this.checkpoint.count(wallet?.toLowerCase());
+  }
+
+  /**
+   * Totals per wallet, market and outcome over every fill ever held, compacted or not (of one
+   * wallet when given), in wallet, market, outcome order.
+   */
+  totals(wallet?: string): TotalsRow[] {
+    const w = wallet?.toLowerCase();
+    const rows = new Map<string, TotalsRow>();
+    const row = (wallet: string, marketId: string, outcome: number): TotalsRow => {
+      const k = `${wallet}|${marketId}|${outcome}`;
+      let r = rows.get(k);
+      if (r === undefined) rows.set(k, (r = { wallet, marketId, outcome, totals: emptyTotals() }));
+      return r;
+    };
+    for (const c of this.checkpoint.totals(w)) mergeTotals(row(c.wallet, c.marketId, c.outcome).totals, c.totals);
+    for (const f of this.byKey.values()) if (w === undefined || f.wallet === w) addToTotals(row(f.wallet, f.marketId, f.outcome).totals, f);
+    const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+    return [...rows.values()].sort((a, b) => cmp(a.wallet, b.wallet) || cmp(a.marketId, b.marketId) || a.outcome - b.outcome);
+  }
+
+  private lookup(key: string): Fill | undefined {
+    return this.byKey.get(key) ?? this.checkpoint.archived(key);
+  }
+
+  /** Held in memory, or compacted and kept (a compacted key not kept is not `has`: see `watermark`). */
   has(wallet: string, tradeId: string, orderId: string): boolean {
-    return this.byKey.has(fillKey({ wallet, tradeId, orderId }));
+    return this.lookup(fillKey({ wallet, tradeId, orderId })) !== undefined;
   }
 
   get(wallet: string, tradeId: string, orderId: string): Fill | undefined {
-    return this.byKey.get(fillKey({ wallet, tradeId, orderId }));
+    return this.lookup(fillKey({ wallet, tradeId, orderId }));
   }
 
-  /** All fills (of one wallet when given), in canonical order. */
+  /** All fills (of one wallet when given), in canonical order; compacted ones only when kept. */
   fills(wallet?: string): Fill[] {
     const w = wallet?.toLowerCase();
-    const out: Fill[] = [];
+    const out: Fill[] = this.checkpoint.archivedFills(w);
     for (const f of this.byKey.values()) if (w === undefined || f.wallet === w) out.push(f);
     return out.sort(compareFills);
   }
 
+  /** One order's fills held in memory (compacted ones only when kept), in canonical order. */
   fillsForOrder(wallet: string, orderId: string): Fill[] {
     const keys = this.byOrder.get(`${wallet.toLowerCase()}|${orderId}`);
     if (keys === undefined) return [];
     const out: Fill[] = [];
     for (const k of keys) {
-      const f = this.byKey.get(k);
+      const f = this.lookup(k);
       if (f !== undefined) out.push(f);
     }
     return out.sort(compareFills);
@@ -237,7 +381,8 @@ export class FillLedger {
   /**
    * Compare one wallet's ledger with the platform's list of its trades. `sinceTs` restricts `extra`
    * to ledger fills at or after it (when the platform list is a window, not the whole history).
-   * A role we hold as unknown is not a mismatch (spec 6); two different known roles are.
+   * A role we hold as unknown is not a mismatch (spec 6); two different known roles are. A platform
+   * fill at or below the wallet's watermark whose record was not kept counts as held (compacted).
    */
   diffAgainst(wallet: string, platform: readonly Fill[], opts: { sinceTs?: number } = {}): LedgerDiff {
     const w = wallet.toLowerCase();
@@ -247,17 +392,17 @@ export class FillLedger {
     const mismatched: FillMismatch[] = [];
     for (const [key, t] of theirs) {
       if (t.wallet !== w) continue;
-      const ours = this.byKey.get(key);
+      const ours = this.lookup(key);
       if (ours === undefined) {
-        missing.push(t);
+        if (!this.checkpoint.covers(t)) missing.push(t);
         continue;
       }
       const fields = differingFields(ours, t);
       if (fields.length > 0) mismatched.push({ key, fields, ours, theirs: t });
     }
     const extra: Fill[] = [];
-    for (const [key, f] of this.byKey) {
-      if (f.wallet !== w || theirs.has(key)) continue;
+    for (const f of this.fills(w)) {
+      if (theirs.has(fillKey(f))) continue;
       if (opts.sinceTs !== undefined && f.ts < opts.sinceTs) continue;
       extra.push(f);
     }
@@ -267,124 +412,4 @@ export class FillLedger {
   }
 }
 
-// ---- sources -> Fill ----------------------------------------------------------------------------
-
-function parseTs(iso: string): number {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) throw new Error(`bad trade timestamp ${JSON.stringify(iso)}`);
-  return t;
-}
-
-/** A `user_fill` frame (spec 6). `role` missing or null stays unknown, never taker. */
-export function fillFromUserFill(frame: UserFillFrame): Fill {
-  const f: Fill = {
-    tradeId: frame.tradeId,
-    wallet: frame.walletAddress.toLowerCase(),
-    orderId: frame.orderId,
-    marketId: frame.marketId,
-    outcome: frame.outcome,
-    side: frame.side,
-    price: parseMicros(frame.price),
-    qty: parseMicros(frame.quantity),
-    fee: parseMicros(frame.fee),
-    role: frame.role ?? "unknown",
-    ts: frame.serverTs,
-    source: "stream",
-  };
-  if (frame.clientOrderId !== null) f.clientOrderId = frame.clientOrderId;
-  return f;
-}
-
-/** A `/api/me/trades` row: already in the caller's token, with the caller's role, order and fee. */
-export function fillFromMyTrade(wallet: string, row: MyTrade, clientOrderId?: string): Fill {
-  const f: Fill = {
-    tradeId: row.id,
-    wallet: wallet.toLowerCase(),
-    orderId: row.orderId,
-    marketId: row.marketId,
-    outcome: row.outcome,
-    side: row.side,
-    price: parseMicros(row.price),
-    qty: parseMicros(row.quantity),
-    fee: parseMicros(row.fee),
-    role: row.role,
-    ts: parseTs(row.createdAt),
-    source: "trades_pull",
-  };
-  if (clientOrderId !== undefined) f.clientOrderId = clientOrderId;
-  return f;
-}
-
-export interface OwnOrderRef {
-  orderId: string;
-  clientOrderId?: string;
-  outcome: number;
-  side: Side;
-  /** Our order's market: used when a placement trade row does not carry a readable `marketId`. */
-  marketId?: string;
-}
-
-/** Why a taker-centric trade row gave no fill. */
-export type OrderTradeSkip = "not_ours" | "unreadable";
-
-/**
- * A taker-centric trade row (placement `trades[]`, `GET /orders/{id}/fills`) seen from our order.
- * As taker the row is ours as is. As maker, side/outcome/price are the taker's: our side and outcome
- * are our order's, and the price is the row's when the taker traded our outcome, else its
- * complement (binary markets: a NO bid at 1 - p matches a YES buy at p); the row's fee is the
- * taker's, so ours is 0. Rows are read best effort (placementTradeRow): a row that names neither
- * side as our order is "not_ours"; one without what the fill needs (id, quantity, price, time, our
- * order id; as taker the fee; as maker the taker's outcome) is "unreadable" and left to the trades
- * pull. Outcome and side a taker row lacks are our order's; a missing market is the order's.
- */
-export function readOrderTrade(wallet: string, row: unknown, order: OwnOrderRef, source: "placement" | "order_read"): Fill | OrderTradeSkip {
-  const p = placementTradeRow.safeParse(row);
-  if (!p.success) return "unreadable";
-  const t = p.data;
-  const taker = t.takerOrderId === order.orderId;
-  if (!taker && t.makerOrderId !== order.orderId) return t.takerOrderId === undefined || t.makerOrderId === undefined ? "unreadable" : "not_ours";
-  const ts = t.createdAt === undefined ? Number.NaN : Date.parse(t.createdAt);
-  const marketId = t.marketId ?? order.marketId;
-  if (t.price === undefined || Number.isNaN(ts) || marketId === undefined) return "unreadable";
-  if (taker ? t.fee === undefined : t.outcome === undefined) return "unreadable";
-  const price = parseMicros(t.price);
-  const f: Fill = {
-    tradeId: t.id,
-    wallet: wallet.toLowerCase(),
-    orderId: order.orderId,
-    marketId,
-    outcome: taker ? (t.outcome ?? order.outcome) : order.outcome,
-    side: taker ? (t.side ?? order.side) : order.side,
-    price: taker || t.outcome === order.outcome ? price : ONE - price,
-    qty: parseMicros(t.quantity),
-    fee: taker ? parseMicros(t.fee ?? "0") : 0n,
-    role: taker ? "taker" : "maker",
-    ts,
-    source,
-  };
-  if (order.clientOrderId !== undefined) f.clientOrderId = order.clientOrderId;
-  return f;
-}
-
-/** readOrderTrade as a Fill or undefined (not ours, or unreadable: see readOrderTrades to count those). */
-export function fillFromOrderTrade(wallet: string, trade: unknown, order: OwnOrderRef, source: "placement" | "order_read"): Fill | undefined {
-  const f = readOrderTrade(wallet, trade, order, source);
-  return typeof f === "string" ? undefined : f;
-}
-
-/** Every row of a placement's `trades[]` (or an order's fills): the fills, and how many rows could not be read. */
-export function readOrderTrades(
-  wallet: string,
-  rows: readonly unknown[],
-  order: OwnOrderRef,
-  source: "placement" | "order_read",
-): { fills: Fill[]; notOurs: number; unreadable: number } {
-  const out = { fills: [] as Fill[], notOurs: 0, unreadable: 0 };
-  for (const row of rows) {
-    const f = readOrderTrade(wallet, row, order, source);
-    if (f === "unreadable") out.unreadable++;
-    else if (f === "not_ours") out.notOurs++;
-    else out.fills.push(f);
-  }
-  return out;
-}
+export { fillFromMyTrade, fillFromOrderTrade, fillFromUserFill, readOrderTrade, readOrderTrades, type OrderTradeSkip, type OwnOrderRef } from "./fill-sources.js";

@@ -3,6 +3,11 @@
  * the settlement rules described in the header of inventory.ts. Pure bigint arithmetic: the cost
  * basis and realised PnL are kept exact in micro² (micros x micro-shares) and floored to micros
  * only when summarised.
+ *
+ * Compaction. The fold starts from a base: the anchor's holdings, then (compactPosition) the fills
+ * older than the ledger's watermark folded in for good and dropped, so a position keeps only the
+ * fills that can still be corrected or arrive out of order. Every fill still to come sorts after
+ * the compacted ones (the ledger's watermark argument), so the fold stays exact.
  */
 import { SCALE, absMicros, divRound, type Micros } from "../core/money.js";
 import type { Fill } from "./fill-ledger.js";
@@ -40,8 +45,10 @@ export interface Pos {
   marketId: string;
   outcome: number;
   fills: InventoryFill[];
+  /** Base of the fold: the anchor's holdings, then what compacted fills left (see the header). */
   openQty: Micros;
   openCost: bigint;
+  base: PosBase;
   qty: Micros;
   cost: bigint;
   realised: bigint;
@@ -51,10 +58,25 @@ export interface Pos {
   afterSettlement: number;
 }
 
+/** What the fold carries besides quantity and cost, at the base. */
+export interface PosBase {
+  realised: bigint;
+  fees: Micros;
+  payout: Micros;
+  settled: boolean;
+  afterSettlement: number;
+  /** Fills folded into the base. */
+  fills: number;
+}
+
+export function emptyBase(): PosBase {
+  return { realised: 0n, fees: 0n, payout: 0n, settled: false, afterSettlement: 0, fills: 0 };
+}
+
 export const floorMicros = (x: bigint): Micros => divRound(x, SCALE, "floor");
 
 export function emptyPos(wallet: string, marketId: string, outcome: number): Pos {
-  return { wallet, marketId, outcome, fills: [], openQty: 0n, openCost: 0n, qty: 0n, cost: 0n, realised: 0n, fees: 0n, payout: 0n, settled: false, afterSettlement: 0 };
+  return { wallet, marketId, outcome, fills: [], openQty: 0n, openCost: 0n, base: emptyBase(), qty: 0n, cost: 0n, realised: 0n, fees: 0n, payout: 0n, settled: false, afterSettlement: 0 };
 }
 
 export function posKey(wallet: string, marketId: string, outcome: number): string {
@@ -87,19 +109,39 @@ export function foldFill(p: Pos, f: InventoryFill): void {
 
 /** Recompute the position from its opening (anchor) and every fill, settling where the market did. */
 export function refoldPosition(p: Pos, s: Settlement | undefined): void {
+  foldFrom(p, p.fills, s);
+  if (s !== undefined && !p.settled) settle(p, s);
+}
+
+/** The base, then `fills` (sorted), settling where the market did between two of them. */
+function foldFrom(p: Pos, fills: readonly InventoryFill[], s: Settlement | undefined): void {
   p.qty = p.openQty;
   p.cost = p.openCost;
-  p.realised = 0n;
-  p.fees = 0n;
-  p.payout = 0n;
-  p.settled = false;
-  p.afterSettlement = 0;
-  for (const f of p.fills) {
+  p.realised = p.base.realised;
+  p.fees = p.base.fees;
+  p.payout = p.base.payout;
+  p.settled = p.base.settled;
+  p.afterSettlement = p.base.afterSettlement;
+  for (const f of fills) {
     if (s !== undefined && !p.settled && f.ts > s.ts) settle(p, s);
     if (p.settled) p.afterSettlement++;
     foldFill(p, f);
   }
-  if (s !== undefined && !p.settled) settle(p, s);
+}
+
+/**
+ * Fold the first `n` fills (sorted) into the base and drop them. A settlement is folded in only
+ * where it falls between two of them: one after them all still applies after the fills kept.
+ */
+export function compactPosition(p: Pos, n: number, s: Settlement | undefined): void {
+  if (n <= 0) return;
+  const gone = p.fills.slice(0, n);
+  foldFrom(p, gone, s);
+  p.openQty = p.qty;
+  p.openCost = p.cost;
+  p.base = { realised: p.realised, fees: p.fees, payout: p.payout, settled: p.settled, afterSettlement: p.afterSettlement, fills: p.base.fills + gone.length };
+  p.fills = p.fills.slice(n);
+  refoldPosition(p, s);
 }
 
 function settle(p: Pos, s: Settlement): void {

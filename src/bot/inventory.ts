@@ -32,14 +32,22 @@
  * and the new one applied afresh, anchor test included, so such a trade ends up counted once, in
  * the anchor's figures. `applyLedgerResult` feeds every ledger answer through that rule.
  *
+ * Compaction. `compact(wallet, watermark)` folds the wallet's fills at or below the fill ledger's
+ * watermark into each position's base and forgets their keys (fill-ledger.ts says why no fill can
+ * arrive that old unseen); a fill at or below it that is not held is then a duplicate. An order's
+ * cumulative notional (for the cash rounding) is forgotten once its last fill is at or below the
+ * watermark and the caller says the order can fill no more (`keepOrder`: the daemon asks its
+ * tracker, which holds an order while it may still fill and a while after it ended).
+ *
  * The per-position fold (average cost, settlement, summary) is in inventory-position.ts; the
  * comparison with the platform's figures in inventory-drift.ts.
  */
 import { ONE, SCALE, divRound, parseMicros, type Micros } from "../core/money.js";
 import type { Balances, Position } from "../wire/portfolio.js";
-import { compareFills, fillKey, type AddResult } from "./fill-ledger.js";
+import { atOrBelow } from "./fill-checkpoint.js";
+import { compareFills, fillKey, type AddResult, type TradeCursor } from "./fill-ledger.js";
 import { driftReport, type DriftReport } from "./inventory-drift.js";
-import { emptyPos, floorMicros, foldFill, posKey, refoldPosition, summarise, type InventoryFill, type Pos, type PositionSummary, type Settlement } from "./inventory-position.js";
+import { compactPosition, emptyBase, emptyPos, floorMicros, foldFill, posKey, refoldPosition, summarise, type InventoryFill, type Pos, type PositionSummary, type Settlement } from "./inventory-position.js";
 import type { PositionView } from "./quotes.js";
 
 export type { CashDrift, DriftReport, PositionDrift } from "./inventory-drift.js";
@@ -74,6 +82,8 @@ export interface InventoryCounters {
   corrected: number;
   driftChecks: number;
   driftRecords: number;
+  /** Fills folded into position bases by compaction (still counted in `fills`). */
+  compacted: number;
 }
 
 /** `/api/me/positions` rows as anchor positions (avgPrice parsed down to the micro). */
@@ -94,12 +104,14 @@ export function binaryMarks(marketId: string, yesMid: Micros): Marks {
 export class Inventory {
   private readonly pos = new Map<string, Pos>();
   private readonly seen = new Set<string>();
-  /** Per order and side: exact cumulative notional (micro²). */
-  private readonly orderNotional = new Map<string, bigint>();
+  /** Per order and side: exact cumulative notional (micro²), and the order's latest fill time. */
+  private readonly orderNotional = new Map<string, { wallet: string; orderId: string; notional: bigint; lastTs: number }>();
   private readonly tradeCash = new Map<string, Micros>();
   private readonly settlements = new Map<string, Settlement>();
   private readonly anchors = new Map<string, { ts: number; cash?: Micros }>();
-  readonly counters: InventoryCounters = { fills: 0, duplicates: 0, preAnchor: 0, corrected: 0, driftChecks: 0, driftRecords: 0 };
+  /** Per wallet: the highest (ts, tradeId) folded into the bases. */
+  private readonly watermarks = new Map<string, TradeCursor>();
+  readonly counters: InventoryCounters = { fills: 0, duplicates: 0, preAnchor: 0, corrected: 0, driftChecks: 0, driftRecords: 0, compacted: 0 };
 
   /**
    * Apply one fill; false when it was already applied as is (same key and record) or predates the
@@ -116,6 +128,9 @@ export class Inventory {
       }
       this.counters.corrected++;
       this.removeFill(applied);
+    } else if (this.isCompacted(f)) {
+      this.counters.duplicates++;
+      return false;
     }
     const wallet = f.wallet.toLowerCase();
     const anchor = this.anchors.get(wallet);
@@ -139,6 +154,42 @@ export class Inventory {
       this.refold(p);
     }
     return true;
+  }
+
+  private isCompacted(f: InventoryFill): boolean {
+    const w = this.watermarks.get(f.wallet.toLowerCase());
+    return w !== undefined && atOrBelow(f, w);
+  }
+
+  /**
+   * Fold the wallet's fills at or below `watermark` (the fill ledger's, after FillLedger.compact)
+   * into their positions' bases and forget their keys. Returns the number of fills folded.
+   */
+  compact(wallet: string, watermark: TradeCursor, keepOrder: (orderId: string) => boolean = () => false): number {
+    const w = wallet.toLowerCase();
+    const prev = this.watermarks.get(w);
+    if (prev === undefined || atOrBelow(prev, watermark)) this.watermarks.set(w, { ...watermark });
+    let folded = 0;
+    for (const p of this.pos.values()) {
+      if (p.wallet !== w) continue;
+      // Fills are kept in canonical order: those at or below the watermark are a prefix.
+      let n = 0;
+      while (n < p.fills.length && atOrBelow(p.fills[n]!, watermark)) n++;
+      if (n === 0) continue;
+      for (const f of p.fills.slice(0, n)) this.seen.delete(fillKey(f));
+      compactPosition(p, n, this.settlements.get(p.marketId));
+      folded += n;
+    }
+    this.counters.compacted += folded;
+    for (const [k, o] of this.orderNotional) {
+      if (o.wallet === w && o.lastTs <= watermark.ts && !keepOrder(o.orderId)) this.orderNotional.delete(k);
+    }
+    return folded;
+  }
+
+  /** Records held in memory: fills applied and not compacted, orders whose notional is kept. */
+  get held(): { fills: number; orders: number } {
+    return { fills: this.seen.size, orders: this.orderNotional.size };
   }
 
   /** Take back a fill applied earlier (a ledger conflict resolved the other way). */
@@ -192,6 +243,7 @@ export class Inventory {
       const p = this.position(w, a.marketId, a.outcome);
       p.openQty = a.qty;
       p.openCost = a.qty * (a.avgPrice ?? 0n);
+      p.base = emptyBase();
       this.refold(p);
     }
   }
@@ -298,9 +350,10 @@ export class Inventory {
 
   private moveNotional(f: InventoryFill, sign: 1n | -1n): void {
     const k = `${f.wallet}|${f.orderId}|${f.side}`;
-    const before = this.orderNotional.get(k) ?? 0n;
+    const o = this.orderNotional.get(k);
+    const before = o?.notional ?? 0n;
     const after = before + sign * f.price * f.qty;
-    this.orderNotional.set(k, after);
+    this.orderNotional.set(k, { wallet: f.wallet, orderId: f.orderId, notional: after, lastTs: Math.max(o?.lastTs ?? f.ts, f.ts) });
     // BUY pays ceil of its cumulative notional, SELL receives floor: see the header.
     const cash = (x: bigint): Micros => (f.side === "BUY" ? -divRound(x, SCALE, "ceil") : divRound(x, SCALE, "floor"));
     this.tradeCash.set(f.wallet, (this.tradeCash.get(f.wallet) ?? 0n) + cash(after) - cash(before));

@@ -162,7 +162,7 @@ describe("FillLedger", () => {
     expect(l.add(fill({ wallet: W.toUpperCase().replace("0X", "0x") })).status).toBe("duplicate");
     expect(l.size).toBe(1);
     expect(l.filledQty(W, "o1")).toBe(m("10"));
-    expect(l.counters).toEqual({ added: 1, duplicates: 2, merged: 0, conflicts: 0 });
+    expect(l.counters).toEqual({ added: 1, duplicates: 2, merged: 0, conflicts: 0, compactedDuplicates: 0 });
   });
 
   it("keeps both sides of a self-trade (same trade id, two of our orders or wallets)", () => {

@@ -193,6 +193,8 @@ export function makeDaemon(h: SimHarness, config: Config, deps: Partial<DaemonDe
     tuning: { fillSyncMs: 10_000, driftCheckMs: 15_000, statusRefreshMs: 5_000 },
     ...deps,
   });
+  // Tests compare the ledger with the platform's trades: compacted records stay listable.
+  daemon.ledger.keepCompacted();
   return { daemon, observer };
 }
 

@@ -9,7 +9,9 @@
  *   2. read every order the tracker flags (unknown outcomes by lookup, missing ones by id);
  *   3. pull `/api/me/trades` newest first down to the last trade already pulled (the first pull
  *      goes down to the session start), adding every row to the fill ledger;
- *   4. orders whose reported fill total still exceeds the trades seen get their fills read by id.
+ *   4. orders whose reported fill total still exceeds the trades seen get their fills read by id;
+ *   5. the ledger and inventory compact what is older than the reconciliation horizon (`compact`,
+ *      fill-compaction.ts).
  *
  * The ledger is idempotent by (wallet, trade id, order id), so overlapping sources never double a
  * fill: after a sync the ledger equals the platform's trade list of the session.
@@ -47,6 +49,8 @@ export interface SyncContext {
   onForeign(rec: OrderRecord): Promise<void>;
   /** One owner per instance id (instance-fence.ts): absent, every order of our prefix is adopted. */
   fence?: InstanceFence | undefined;
+  /** Step 5: fold old fills into the ledger's checkpoint (fill-compaction.ts); absent: never. */
+  compact?(): void;
 }
 
 export interface OpenWalk {
@@ -98,6 +102,7 @@ export async function syncWallet(ctx: SyncContext, opts: { unknownGraceMs: numbe
   }
   report.trades = await pullTrades(ctx);
   report.gapReads = await readFillGaps(ctx);
+  ctx.compact?.();
   return report;
 }
 
@@ -187,11 +192,16 @@ async function readOne(ctx: SyncContext, need: ReadNeed): Promise<void> {
   }
 }
 
-/** `/api/me/trades` newest first, down to the last pulled trade (or the session start). */
+/**
+ * `/api/me/trades` newest first, down to the last pulled trade (or the session start). The cursor
+ * moves only if the walk reaches its stop (FillLedger.beginPull / endPull): one that fails half-way
+ * is walked again from the old cursor next time.
+ */
 export async function pullTrades(ctx: SyncContext): Promise<number> {
   const cursor = ctx.ledger.lastTradeCursor(ctx.wallet);
   const stopBefore = (cursor?.ts ?? ctx.sessionStartMs) - ctx.tradePullMarginMs;
   let added = 0;
+  ctx.ledger.beginPull(ctx.wallet);
   for await (const row of ctx.api.portfolio.trades({ limit: 200 })) {
     const ts = Date.parse(row.createdAt);
     if (ts < stopBefore) break;
@@ -200,6 +210,7 @@ export async function pullTrades(ctx: SyncContext): Promise<number> {
     ctx.applyFill(fillFromMyTrade(ctx.wallet, row, known?.clientOrderId));
     if (ctx.ledger.size > before) added += 1;
   }
+  ctx.ledger.endPull(ctx.wallet);
   return added;
 }
 

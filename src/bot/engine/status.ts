@@ -109,7 +109,7 @@ export function statusOf(p: StatusParts): DaemonStatus {
     wallets,
     openOrders: wallets.reduce((n, w) => n + w.liveOrders, 0),
     unknownOrders: wallets.reduce((n, w) => n + w.unknownOrders, 0),
-    fills: p.ledger.size,
+    fills: p.ledger.total,
     positions,
     sharesHeld,
     pnl: pnlOf(p.inventory, addresses, marksFrom(p.registry, p.data)),

@@ -39,6 +39,11 @@ export interface EngineTuning {
   foreignOrders: ForeignOrderPolicy;
   /** Trades this much older than the last pulled one are still read again. */
   tradePullMarginMs: number;
+  /**
+   * Fill records younger than this stay in memory; older ones are folded into the ledger's
+   * checkpoint and the inventory's position bases after each sync (fill-compaction.ts). 0: never.
+   */
+  fillRetentionMs: number;
   /** User-stream heartbeat (tests shorten it). */
   streamHeartbeat?: Partial<HeartbeatOptions>;
   /** Status callback period (the demo's status line); 0 = none. */
@@ -66,6 +71,7 @@ export const DEFAULT_TUNING: EngineTuning = {
   recentTradesWindowMs: 15 * 60_000,
   foreignOrders: "cancel",
   tradePullMarginMs: 5_000,
+  fillRetentionMs: 3_600_000,
   statusEveryMs: 0,
   presign: true,
   riskEvaluateMs: 1_000,

@@ -10,6 +10,7 @@
 import type { Logger } from "../../log/index.js";
 import type { SigningMarket } from "../../signing/index.js";
 import type { UserOrderFrame, UserStream } from "../../stream/index.js";
+import { compactWallet } from "../fill-compaction.js";
 import { fillFromUserFill, type Fill } from "../fill-ledger.js";
 import { OrderTracker, isTerminal, type TrackerEvent, type Transition } from "../order-tracker.js";
 import { WalletOrders } from "./wallet-orders.js";
@@ -98,6 +99,7 @@ export class WalletRunner {
         return t;
       },
       applyFill: (f) => this.applyFill(f),
+      compact: () => void compactWallet(o.ledger, o.inventory, this.wallet, o.clock.now(), o.tuning, (id) => this.tracker.getByOrderId(id) !== undefined),
       onForeign: (rec) => this.upkeep.onForeign(rec),
       fence: o.fence,
     };
