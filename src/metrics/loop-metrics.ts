@@ -6,8 +6,10 @@
  *   mm_event_loop_stalls_total          samples of at least the stall threshold (1 s)
  *   mm_dead_man_trips_total{cause}      wallets halted by the dead-man switch (loop_stall, outage)
  *
- * The source is structural (the engine's LoopMonitor fits) so this module imports nothing of the
- * engine. docs/metrics.md describes each one with its alert threshold.
+ * Declared by DaemonMetrics (registry.ts: every registry carries them, 0 until the engine's
+ * monitor is attached with `follow`). The source is structural (the engine's LoopMonitor fits) so
+ * this module imports nothing of the engine. docs/metrics.md describes each one with its alert
+ * threshold.
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
@@ -28,9 +30,11 @@ export class LoopMetrics {
   readonly stalls: Counter;
   readonly deadManTrips: Counter<"cause">;
   private unsubscribe: (() => void) | undefined;
+  private source: LoopLagSource | undefined;
 
-  constructor(registry: Registry, source: LoopLagSource) {
+  constructor(registry: Registry) {
     const registers = [registry];
+    const self = (): LoopMetrics => this;
     this.lag = new Histogram({
       name: "mm_event_loop_lag_seconds",
       help: "Event-loop lag: how late the loop monitor's timer fired, per tick.",
@@ -42,7 +46,7 @@ export class LoopMetrics {
       help: "99th percentile of the event-loop lag over the last minute of ticks.",
       registers,
       collect() {
-        this.set(source.lagP99Ms() / 1000);
+        this.set((self().source?.lagP99Ms() ?? 0) / 1000);
       },
     });
     this.stalls = new Counter({
@@ -58,6 +62,12 @@ export class LoopMetrics {
     });
     // Every cause shows from the first scrape (0 until it happens).
     for (const cause of DEAD_MAN_CAUSES) this.deadManTrips.inc({ cause }, 0);
+  }
+
+  /** Observe this monitor's samples (one source at a time: a new one replaces the old). */
+  follow(source: LoopLagSource): void {
+    this.close();
+    this.source = source;
     this.unsubscribe = source.onSample((s) => {
       this.lag.observe(s.lagMs / 1000);
       if (s.stalled) this.stalls.inc();

@@ -19,6 +19,7 @@ import type { Clock } from "../core/clock.js";
 import { microsToNumber, type Micros } from "../core/money.js";
 import { TRACKER_ANOMALY_KINDS, refreshScrapeMetrics, type ScrapeSources } from "./collectors.js";
 import { LabelGuard, type LabelGuardOptions } from "./labels.js";
+import { LoopMetrics } from "./loop-metrics.js";
 import { MarketSeries } from "./market-series.js";
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -90,6 +91,8 @@ export class DaemonMetrics {
   readonly streamFrames: Counter<"wallet">;
   readonly streamFrameLag: Gauge<"wallet">;
   readonly streamFrameDelay: Histogram<"wallet">;
+  // ---- event loop, dead-man switch (loop-metrics.ts; the engine attaches its monitor) ----
+  readonly loop: LoopMetrics;
 
   constructor(opts: DaemonMetricsOptions) {
     this.labels = new LabelGuard({ ...opts, now: () => opts.clock.now() });
@@ -242,6 +245,7 @@ export class DaemonMetrics {
       LAG_BUCKETS,
       ["wallet"],
     );
+    this.loop = new LoopMetrics(this.registry);
 
     if (opts.processMetrics ?? true) {
       collectDefaultMetrics({ register: this.registry });

@@ -136,7 +136,7 @@ export class Daemon {
       foreignOrders: this.tuning.foreignOrders,
       // Another daemon runs with our instance id: a cancel-all would end its orders too.
       ownOnly: () => this.fence.conflict !== undefined,
-      registry: this.ops.metrics.registry,
+      metrics: this.ops.metrics.loop,
       wallets: this.runners,
       condition: (walletName, detail) => this.coreRisk.condition({ kind: "wallet", wallet: walletName }, "dead_man", detail),
     });

@@ -19,12 +19,11 @@
  * (stream state, completed syncs, wallets stopping); the pull and the sync run in the background,
  * one at a time per wallet.
  */
-import type { Registry } from "prom-client";
 import type { WalletClient } from "../../api/index.js";
 import type { Config } from "../../config/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
-import { LoopMetrics } from "../../metrics/loop-metrics.js";
+import type { LoopMetrics } from "../../metrics/loop-metrics.js";
 import { isTerminal, type CancelOutcome, type OrderTracker, type TrackerEvent, type Transition } from "../order-tracker.js";
 import { errorText } from "./errors.js";
 import { LoopMonitor, type LagSample, type LoopLag } from "./loop-monitor.js";
@@ -320,8 +319,8 @@ export interface DeadManParts {
   monotonic: () => number;
   foreignOrders: ForeignOrderPolicy;
   ownOnly?: () => boolean;
-  /** The daemon's metrics registry. */
-  registry: Registry;
+  /** The daemon's loop metrics (DaemonMetrics.loop). */
+  metrics: LoopMetrics;
   wallets: readonly DeadManWallet[];
   condition: DeadManOptions["condition"];
 }
@@ -330,10 +329,11 @@ export interface DeadManParts {
  * The event-loop monitor, the REST health seam (wrap the daemon's transport with `rest.wrap`), the
  * switch over both, and their metrics. The caller starts and stops `loop` and `deadMan`.
  */
-export function buildDeadMan(p: DeadManParts): { loop: LoopMonitor; rest: RestHealth; deadMan: DeadManSwitch; metrics: LoopMetrics } {
+export function buildDeadMan(p: DeadManParts): { loop: LoopMonitor; rest: RestHealth; deadMan: DeadManSwitch } {
   const loop = new LoopMonitor({ clock: p.clock, monotonic: p.monotonic });
   const rest = new RestHealth(() => p.clock.now());
-  const metrics = new LoopMetrics(p.registry, loop);
+  const metrics = p.metrics;
+  metrics.follow(loop);
   const deadMan = new DeadManSwitch({
     deadManMs: p.config.risk.deadManSec * 1000,
     clock: p.clock,
@@ -346,5 +346,5 @@ export function buildDeadMan(p: DeadManParts): { loop: LoopMonitor; rest: RestHe
     condition: p.condition,
     onTrip: (cause) => metrics.trip(cause),
   });
-  return { loop, rest, deadMan, metrics };
+  return { loop, rest, deadMan };
 }
