@@ -163,10 +163,11 @@ describe("a lookup 404 is conclusive only long enough after the last send", () =
     expect(tr.nextReadDueMs()).toBe(4_000);
     expect(tr.ordersNeedingRead(4_000).map((n) => n.clientOrderId)).toEqual(["a"]);
     // The retry never goes past the time a 404 becomes conclusive.
-    tr.apply({ kind: "lookup_not_found", clientOrderId: "a", nowMs: 10_000 });
-    expect(tr.get("a")!.nextReadAtMs).toBe(11_000);
+    const conclusive = 1_000 + NOT_RECORDED_AFTER_MS;
+    tr.apply({ kind: "lookup_not_found", clientOrderId: "a", nowMs: conclusive - 1_000 });
+    expect(tr.get("a")!.nextReadAtMs).toBe(conclusive);
     // At the conclusive time a 404 ends it (softly).
-    expect(tr.apply({ kind: "lookup_not_found", clientOrderId: "a", serverTimeMs: 11_050, nowMs: 11_000 })).toMatchObject({ outcome: "applied", to: "rejected" });
+    expect(tr.apply({ kind: "lookup_not_found", clientOrderId: "a", serverTimeMs: conclusive + 50, nowMs: conclusive })).toMatchObject({ outcome: "applied", to: "rejected" });
     expect(tr.get("a")).toMatchObject({ state: "rejected", rejectCode: "not_recorded" });
     expect(tr.get("a")!.nextReadAtMs).toBeUndefined();
     expect(tr.nextReadDueMs()).toBeUndefined();

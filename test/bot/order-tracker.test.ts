@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OrderTracker, cancelOutcomeOf, type OrderIntent, type TrackerEvent } from "../../src/bot/order-tracker.js";
+import { NOT_RECORDED_AFTER_MS, OrderTracker, cancelOutcomeOf, type OrderIntent, type TrackerEvent } from "../../src/bot/order-tracker.js";
 import { parseMicros } from "../../src/core/money.js";
 import type { OrderStatus } from "../../src/wire/enums.js";
 import type { OrderCancelledFrame, OrderPlacedFrame, UserFillFrame } from "../../src/wire/frames.js";
@@ -293,7 +293,7 @@ describe("unknown outcomes", () => {
     expect(tr.apply({ kind: "cancel_requested", clientOrderId: "a", nowMs: 9_000_000 }).outcome).toBe("impossible");
     expect(tr.apply({ kind: "send_failed", clientOrderId: "a", code: "timeout" }).outcome).toBe("impossible");
     expect(tr.get("a")!.state).toBe("unknown");
-    expect(tr.ordersNeedingRead(9_000_000)).toEqual([{ clientOrderId: "a", orderHash: hash(7), reason: "unknown", via: "lookup", conclusiveAtMs: 11_000 }]);
+    expect(tr.ordersNeedingRead(9_000_000)).toEqual([{ clientOrderId: "a", orderHash: hash(7), reason: "unknown", via: "lookup", conclusiveAtMs: 1_000 + NOT_RECORDED_AFTER_MS }]);
     const r = tr.apply(read(record("o1", "a", 7, "PENDING", "0"), 9_000_001));
     expect(r).toMatchObject({ outcome: "applied", to: "open" });
     expect(tr.get("a")).toMatchObject({ orderId: "o1" });

@@ -30,14 +30,11 @@
 import type { WalletClient } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
+import { notRecordedWindowMs } from "../order-tracker.js";
 import { errorText } from "./errors.js";
 import { parseClientOrderId } from "./ids.js";
 import { isTransient } from "./startup.js";
 
-/** The platform's own re-sends of an order it could not record at once (spec 7.3 `shard_owner_unavailable`). */
-export const PLATFORM_RESEND_MS = 6_000;
-/** On top of the request timeout and the re-sends: network and clock jitter. */
-export const LATE_MARGIN_MS = 4_000;
 /** A session tag this much newer than ours (tags are the starting host's clock, to the second) is a newer daemon. */
 export const TAG_NEWER_MS = 2_000;
 /** History rows this recent at start-up make the watch necessary even when nothing of ours rests. */
@@ -48,10 +45,11 @@ const LOOK_RETRY_MS = 1_000;
 /** Pages of history read per wallet at the end of the watch (a busy other daemon shows in the first). */
 const MAX_HISTORY_PAGES = 10;
 
-/** How long after a send the platform may still record the order: from the config's request timeout. */
-export function lateWindowMs(requestTimeoutMs: number): number {
-  return requestTimeoutMs + PLATFORM_RESEND_MS + LATE_MARGIN_MS;
-}
+/**
+ * How long after a send the platform may still record the order: the tracker's "never recorded"
+ * window (request timeout + the platform's re-sends + a margin), one formula for both.
+ */
+export const lateWindowMs = notRecordedWindowMs;
 
 export type FenceVerdict = "ours" | "inherited" | "conflict" | "other";
 

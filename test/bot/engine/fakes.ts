@@ -11,7 +11,7 @@ import { Rng } from "../../../src/core/rng.js";
 import { createLogger, type Logger } from "../../../src/log/index.js";
 import type { MarketSummary, OrderRecord } from "../../../src/wire/index.js";
 import { FillLedger, type Fill } from "../../../src/bot/fill-ledger.js";
-import { OrderTracker } from "../../../src/bot/order-tracker.js";
+import { OrderTracker, type TrackerOptions } from "../../../src/bot/order-tracker.js";
 import { NOOP_OBSERVER } from "../../../src/bot/engine/observer.js";
 import type { SyncContext } from "../../../src/bot/engine/fill-sync.js";
 
@@ -159,8 +159,8 @@ export function marketRow(over: Partial<MarketSummary> & { symbol: string }): Ma
  * A wallet's sync context over a fresh tracker and ledger (instance "t1", session 10 s before T0):
  * every fill applied is recorded in `applied` and added to the ledger; foreign orders go to `onForeign`.
  */
-export function syncContext(h: ClientHarness, onForeign: (rec: OrderRecord) => void = () => undefined) {
-  const tracker = new OrderTracker(WALLET);
+export function syncContext(h: ClientHarness, onForeign: (rec: OrderRecord) => void = () => undefined, trackerOpts: TrackerOptions = {}) {
+  const tracker = new OrderTracker(WALLET, trackerOpts);
   const ledger = new FillLedger();
   const applied: Fill[] = [];
   const ctx: SyncContext = {

@@ -1,10 +1,11 @@
+import type { TrackerOptions } from "../../../src/bot/order-tracker.js";
 import { describe, expect, it } from "vitest";
 import { pullTrades, syncWallet } from "../../../src/bot/engine/fill-sync.js";
 import type { OrderRecord } from "../../../src/wire/index.js";
 import { T0, WALLET, clientHarness, json, orderRecord, syncContext, type ClientHarness } from "./fakes.js";
 
-function context(h: ClientHarness, foreign: OrderRecord[] = []) {
-  return syncContext(h, (rec) => foreign.push(rec));
+function context(h: ClientHarness, foreign: OrderRecord[] = [], trackerOpts: TrackerOptions = {}) {
+  return syncContext(h, (rec) => foreign.push(rec), trackerOpts);
 }
 
 function myTrade(id: string, orderId: string, at: number, qty = "2") {
@@ -94,7 +95,8 @@ describe("open-order reconciliation and adoption", () => {
 
   it("concludes never recorded only from a lookup sent 10 s after the send", async () => {
     const h = clientHarness();
-    const { ctx, tracker } = context(h);
+    // A 10 s window set directly (the daemon derives it from platform.requestTimeoutMs).
+    const { ctx, tracker } = context(h, [], { notRecordedAfterMs: 10_000 });
     tracker.apply({ kind: "sent", clientOrderId: "t1-0-s-2", orderHash: `0x${"03".repeat(32)}`, intent: { marketId: "MKT", outcome: 0, side: "BUY", price: 500_000n, size: 10_000_000n, postOnly: true }, nowMs: T0 });
     tracker.apply({ kind: "ack_unknown", clientOrderId: "t1-0-s-2" });
     h.transport.on("GET", /^\/api\/orders\/open/, json(200, { walletAddress: WALLET, orders: [], nextCursor: null }));

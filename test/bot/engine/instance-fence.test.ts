@@ -1,3 +1,4 @@
+import { NOT_RECORDED_MARGIN_MS, PLATFORM_RESEND_MS } from "../../../src/bot/order-tracker.js";
 import { describe, expect, it } from "vitest";
 import type { VirtualClock } from "../../../src/core/clock.js";
 import { Rng } from "../../../src/core/rng.js";
@@ -5,8 +6,6 @@ import { sessionTag } from "../../../src/bot/engine/ids.js";
 import {
   InstanceConflictError,
   InstanceFence,
-  LATE_MARGIN_MS,
-  PLATFORM_RESEND_MS,
   lateWindowMs,
   sessionStartOf,
   watchAtStartup,
@@ -57,7 +56,7 @@ function page(orders: unknown[]): ReturnType<typeof json> {
 
 describe("the rule", () => {
   it("derives the late window from the request timeout", () => {
-    expect(lateWindowMs(10_000)).toBe(10_000 + PLATFORM_RESEND_MS + LATE_MARGIN_MS);
+    expect(lateWindowMs(10_000)).toBe(10_000 + PLATFORM_RESEND_MS + NOT_RECORDED_MARGIN_MS);
     expect(lateWindowMs(300_000)).toBe(310_000);
   });
 
