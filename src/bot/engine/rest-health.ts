@@ -2,12 +2,14 @@
  * Is the platform answering our REST requests? A Transport wrapper that notes, per wallet (the
  * X-User-Wallet header) and for requests of no wallet (books, markets), when the last answer came
  * and since when requests fail. "Failing" is what says the platform cannot be reached or cannot
- * serve: a transport error (refused, reset, timeout) or a 5xx other than 501. Any other status,
- * 4xx and 429 included, is an answer: the platform is there.
+ * serve: a transport error (refused, reset, timeout) or a 5xx the circuit breaker also counts as a
+ * failure (breakerFailure: not 501, not the "busy, nothing recorded" or "cancel recorded, no
+ * answer yet" codes). Any other answer, 4xx and 429 included, says the platform is there.
  *
  * An open circuit breaker sends nothing, so nothing is noted and the failure keeps its start:
  * "REST failing" covers the open circuit too. Read by the dead-man switch (dead-man.ts).
  */
+import { breakerFailure } from "../../api/core.js";
 import type { HttpRequest, HttpResponse, Transport } from "../../api/transport.js";
 
 interface Health {
@@ -33,7 +35,7 @@ export class RestHealth {
         const key = walletOf(req);
         try {
           const res = await inner.request(req);
-          this.note(key, res.status < 500 || res.status === 501);
+          this.note(key, !breakerFailure(res.status, res.status >= 500 ? errorCode(res.body) : undefined, false));
           return res;
         } catch (e) {
           this.note(key, false);
@@ -89,4 +91,14 @@ export class RestHealth {
 function walletOf(req: HttpRequest): string {
   for (const [k, v] of Object.entries(req.headers)) if (k.toLowerCase() === "x-user-wallet") return v.toLowerCase();
   return PLATFORM;
+}
+
+/** The error envelope's code (7.1), if the body is one. */
+function errorCode(body: string): string | undefined {
+  try {
+    const code = (JSON.parse(body) as { error?: { code?: unknown } } | null)?.error?.code;
+    return typeof code === "string" ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
