@@ -4,6 +4,7 @@
  * what was expected) when the file is missing, is not YAML, or fails the schema.
  */
 import { ConfigError, describeConfig, loadConfig, type Env } from "../config/index.js";
+import { capacityWarning } from "../config/capacity-limit.js";
 import { redactSecrets } from "../log/redact.js";
 
 export const USAGE = `Usage: mm check-config FILE
@@ -12,6 +13,8 @@ Validate a daemon config file: YAML syntax, every key and value, secrets (which 
 \${ENV_VAR} references or { file: path }), and that every referenced environment variable is set.
 
 Exit status: 0 valid, 2 invalid (each problem printed as FILE:LINE: key.path: message).
+A valid config with more wallets x markets than one process holds (docs/operations.md) draws a
+warning on stderr; the exit status stays 0.
 `;
 
 export interface CheckConfigIo {
@@ -41,6 +44,9 @@ export function checkConfig(argv: string[], io: CheckConfigIo = processIo): Prom
   try {
     const config = loadConfig(file, io.env);
     io.stdout(`${file}: OK\n${describeConfig(config).map((l) => `  ${l}\n`).join("")}`);
+    // Valid but more than one process holds: said, not refused (exit 0).
+    const warning = capacityWarning(config);
+    if (warning !== undefined) io.stderr(`${file}: ${warning}\n`);
     return Promise.resolve(0);
   } catch (error) {
     if (error instanceof ConfigError) {
