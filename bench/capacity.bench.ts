@@ -1,0 +1,252 @@
+/**
+ * Capacity: what one process holds. W wallets x M markets (the markets spread over the wallets, one
+ * wallet per market, as the daemon assigns them) of the daemon `mm run` runs, against the simulator
+ * in the same process, on the REAL clock: ladder quotes, taker flow on every market, the default
+ * refresh (1 s). After a warm-up, over a measuring window:
+ *
+ *   BENCH capacity_<W>x<M>_event_loop_lag_p99      ms, perf_hooks.monitorEventLoopDelay (10 ms resolution)
+ *   BENCH capacity_<W>x<M>_event_loop_lag_max      ms, the longest stall
+ *   BENCH capacity_<W>x<M>_cpu_share               process CPU time (user + system) / wall time; 1 = one
+ *                                                  core busy (2 is both cores of this machine)
+ *   BENCH capacity_<W>x<M>_cpu_share_per_wm        the same per (wallet x market), the figure
+ *                                                  `mm check-config` compares a config against
+ *   BENCH capacity_<W>x<M>_quote_cycle_p99         ms, one quote cycle of one (wallet, market)
+ *   BENCH capacity_<W>x<M>_cycles_per_sec          quote cycles per second
+ *   BENCH capacity_<W>x<M>_stale_halts             stale_market_data halts raised in the window
+ *   BENCH capacity_<W>x<M>_unknown_orders          orders in an unknown state at the end of the window
+ *
+ * Then the same sizes on a VirtualClock (the same timers, polls, flow and requests, answered at once),
+ * which a busy machine cannot distort: the CPU the process needs to keep up in real time.
+ *
+ *   BENCH capacity_<W>x<M>_cpu_needed              process CPU seconds per virtual second: above 1 the
+ *                                                  single event loop cannot keep up at all
+ *   BENCH capacity_<W>x<M>_cpu_needed_per_wm       the same per (wallet x market)
+ *   BENCH capacity_<W>x<M>_slowest_step            ms of wall time the slowest 100 virtual ms took
+ *                                                  (everything due in them, neighbours' noise included)
+ *
+ * Load shedding is off (capacity.enabled: false): the figures are what the process does unguarded.
+ * The simulator (matching, synthetic flow, its HTTP pipeline) runs in the same process and its CPU is
+ * counted too, so the figures overstate the daemon's own cost: a safe side for a capacity limit.
+ * Wall-clock figures on a shared machine carry the neighbours' noise: compare runs on an idle machine.
+ *
+ * BENCH_CAPACITY_SIZES (default "20x50,50x100"), BENCH_CAPACITY_WARMUP_SEC (default 8) and
+ * BENCH_CAPACITY_SEC (default 20) change the run (both parts); BENCH_CAPACITY_PARTS ("real,virtual")
+ * picks the parts. About 30 s of wall time per size and part on an idle machine.
+ * Not run in CI.
+ */
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { RealClock, VirtualClock } from "../src/core/clock.js";
+import { Rng } from "../src/core/rng.js";
+import { parseConfig, simulatorWalletKey } from "../src/config/index.js";
+import { createLogger } from "../src/log/index.js";
+import { InProcessSocketConnector, InProcessTransport } from "../src/sim/http/in-process.js";
+import { Pipeline } from "../src/sim/http/pipeline.js";
+import { allRoutes } from "../src/sim/http/routes/index.js";
+import { parseScenario } from "../src/sim/platform/index.js";
+import { Simulator } from "../src/sim/simulator.js";
+import { WsHub } from "../src/sim/ws/hub.js";
+import { createDaemon } from "../src/bot/engine/daemon.js";
+import type { EngineEvent } from "../src/bot/engine/observer.js";
+
+const API_KEY = "pmk_sim_5e1d0000000000cc_CapacityBenchSecret000000000001";
+const SIZES = (process.env["BENCH_CAPACITY_SIZES"] ?? "20x50,50x100").split(",").map(parseSize);
+const WARMUP_MS = Number(process.env["BENCH_CAPACITY_WARMUP_SEC"] ?? 8) * 1000;
+const MEASURE_MS = Number(process.env["BENCH_CAPACITY_SEC"] ?? 20) * 1000;
+const PARTS = (process.env["BENCH_CAPACITY_PARTS"] ?? "real,virtual").split(",");
+
+function parseSize(s: string): { wallets: number; markets: number } {
+  const m = /^(\d+)x(\d+)$/.exec(s.trim());
+  if (m === null) throw new Error(`BENCH_CAPACITY_SIZES: expected WxM (e.g. 20x50), got ${JSON.stringify(s)}`);
+  const wallets = Number(m[1]);
+  const markets = Number(m[2]);
+  if (wallets < 1 || wallets > 50 || markets < 1 || markets > 10_000) throw new Error(`BENCH_CAPACITY_SIZES: ${s} is out of range (1..50 wallets, 1..10000 markets)`);
+  return { wallets, markets };
+}
+
+const key = (i: number): string => simulatorWalletKey(3, `cap-${i}`).reveal();
+const symbol = (j: number): string => `CAP${String(j).padStart(4, "0")}`;
+
+function scenario(wallets: number, markets: number): string {
+  const ws = Array.from({ length: wallets }, (_, i) => `  - { name: w${i}, privateKey: "${key(i)}", partner: mm, balances: { collateral: "100000" } }`).join("\n");
+  const ms = Array.from(
+    { length: markets },
+    (_, j) => `      - title: ${symbol(j)}
+        symbol: ${symbol(j)}
+        feeTakerBps: 100
+        tradingWindow: { preMarketStartsAt: null, opensAt: "-10m", closesAt: "+1d" }
+        fairValue: "0.5"
+        flow:
+          volPerSqrtMin: 0.004
+          jumpProbPerMin: 0.01
+          jumpSize: 0.02
+          takerArrivalPerMin: 20
+          takerSize: { dist: lognormal, min: "1", max: "100", mean: "8" }
+          liquidity: { levels: 3, depthPerLevel: "100", halfSpread: "0.02", levelStep: "0.01" }`,
+  ).join("\n");
+  return `seed: 5
+start: now
+platform: { defaultFeeTakerBps: 100 }
+partners:
+  - id: mm
+    name: Capacity bench
+    kind: multi_wallet
+    requirePerWalletKyc: false
+    rateLimitPerMin: 600
+    keys:
+      - { key: ${API_KEY}, scopes: [orders:read, orders:write, portfolio:read] }
+wallets:
+${ws}
+events:
+  - slug: cap-event
+    title: Capacity bench
+    vertical: football
+    tags: []
+    markets:
+${ms}
+`;
+}
+
+function config(wallets: number, markets: number) {
+  const env: Record<string, string> = {};
+  const ws = Array.from({ length: wallets }, (_, i) => {
+    env[`W${i}`] = key(i);
+    return `  - { name: w${i}, privateKey: "\${W${i}}" }`;
+  }).join("\n");
+  const slugs = JSON.stringify(Array.from({ length: markets }, (_, j) => symbol(j)));
+  return parseConfig(
+    `mode: simulator
+instance: { id: cap }
+wallets:
+${ws}
+markets: { slugs: ${slugs}, maxMarkets: ${markets}, refreshSec: 60 }
+strategy: { name: ladder, params: { size: "10", levels: 2 } }
+quoting: { refreshMs: 1000, priceToleranceTicks: 1 }
+capacity: { enabled: false }
+metrics: { port: 0, processMetrics: false }
+log: { level: silent }
+shutdown: { cancelDeadlineSec: 30 }
+`,
+    "capacity-bench.yaml",
+    env,
+  );
+}
+
+function quantile(values: number[], q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const fmt = (v: number): string => (Number.isInteger(v) ? String(v) : v.toPrecision(3));
+
+async function measure(wallets: number, markets: number): Promise<void> {
+  const clock = new RealClock();
+  const sim = new Simulator(parseScenario(scenario(wallets, markets), "capacity-bench.yaml"), { clock, pepper: new Uint8Array(32), recoveryCache: null });
+  const pipeline = new Pipeline({ sim, routes: allRoutes() });
+  const hub = new WsHub({ sim, pipeline });
+  sim.start();
+  let measuring = false;
+  const cycles: number[] = [];
+  let staleHalts = 0;
+  const observer = {
+    onEvent: (e: EngineEvent) => {
+      if (!measuring) return;
+      if (e.type === "cycle") cycles.push(e.latencyMs);
+      if (e.type === "halt" && e.action === "raised" && e.reason === "stale_market_data") staleHalts++;
+    },
+  };
+  const daemon = createDaemon(config(wallets, markets), {
+    clock,
+    rng: new Rng(9),
+    transport: new InProcessTransport(pipeline),
+    connector: new InProcessSocketConnector(hub),
+    apiKey: API_KEY,
+    logger: createLogger({ level: "silent" }),
+    observer,
+  });
+  const t0 = performance.now();
+  const started = await daemon.start();
+  const ready = started.wallets.filter((w) => w.ready).length;
+  console.log(`# ${wallets}x${markets}: start-up ${Math.round(performance.now() - t0)} ms, wallets ready ${ready}/${wallets}, markets ${started.markets.length}`);
+  await sleep(WARMUP_MS);
+
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const cpu0 = process.cpuUsage();
+  const w0 = performance.now();
+  measuring = true;
+  await sleep(MEASURE_MS);
+  measuring = false;
+  const wall = performance.now() - w0;
+  const cpu = process.cpuUsage(cpu0);
+  lag.disable();
+  const unknown = daemon.runners.reduce((n, r) => n + r.tracker.unknownOrders().length, 0);
+  const report = await daemon.stop();
+  sim.stop();
+
+  const name = `capacity_${wallets}x${markets}`;
+  const share = (cpu.user + cpu.system) / 1000 / wall;
+  const lines: [string, number, string][] = [
+    ["event_loop_lag_p99", lag.percentile(99) / 1e6, "ms"],
+    ["event_loop_lag_max", lag.max / 1e6, "ms"],
+    ["cpu_share", share, "cores"],
+    ["cpu_share_per_wm", share / (wallets * markets), "cores"],
+    ["quote_cycle_p99", quantile(cycles, 0.99), "ms"],
+    ["cycles_per_sec", cycles.length / (wall / 1000), "1/s"],
+    ["stale_halts", staleHalts, "count"],
+    ["unknown_orders", unknown, "count"],
+  ];
+  for (const [what, value, unit] of lines) console.log(`BENCH ${name}_${what} ${fmt(value)} ${unit}`);
+  console.log(`# ${wallets}x${markets}: shutdown exit code ${report.exitCode}`);
+}
+
+/** The same daemon and simulator on a VirtualClock: CPU per virtual second (see the header). */
+async function measureVirtual(wallets: number, markets: number): Promise<void> {
+  const clock = new VirtualClock(Date.UTC(2026, 5, 1, 12));
+  const sim = new Simulator(parseScenario(scenario(wallets, markets).replace("start: now", `start: "${new Date(clock.now()).toISOString()}"`), "capacity-bench.yaml"), {
+    clock,
+    pepper: new Uint8Array(32),
+    recoveryCache: null,
+  });
+  const pipeline = new Pipeline({ sim, routes: allRoutes() });
+  const hub = new WsHub({ sim, pipeline });
+  sim.start();
+  const daemon = createDaemon(config(wallets, markets), {
+    clock,
+    rng: new Rng(9),
+    transport: new InProcessTransport(pipeline),
+    connector: new InProcessSocketConnector(hub),
+    apiKey: API_KEY,
+    logger: createLogger({ level: "silent" }),
+  });
+  let started = false;
+  void daemon.start().then(() => (started = true));
+  while (!started) await clock.advance(100);
+  for (let t = 0; t < WARMUP_MS; t += 100) await clock.advance(100);
+  const cpu0 = process.cpuUsage();
+  let longest = 0;
+  for (let t = 0; t < MEASURE_MS; t += 100) {
+    const a = performance.now();
+    await clock.advance(100);
+    longest = Math.max(longest, performance.now() - a);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  const stopping = daemon.stop();
+  let stopped = false;
+  void stopping.then(() => (stopped = true));
+  while (!stopped) await clock.advance(250);
+  sim.stop();
+  const name = `capacity_${wallets}x${markets}`;
+  const needed = (cpu.user + cpu.system) / 1000 / MEASURE_MS;
+  console.log(`BENCH ${name}_cpu_needed ${fmt(needed)} cores`);
+  console.log(`BENCH ${name}_cpu_needed_per_wm ${fmt(needed / (wallets * markets))} cores`);
+  console.log(`BENCH ${name}_slowest_step ${fmt(longest)} ms`);
+}
+
+export async function run(): Promise<void> {
+  if (PARTS.includes("real")) for (const s of SIZES) await measure(s.wallets, s.markets);
+  if (PARTS.includes("virtual")) for (const s of SIZES) await measureVirtual(s.wallets, s.markets);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
