@@ -147,8 +147,8 @@ export interface CapacityWiring {
   positions: () => Iterable<{ marketId: string; qty: bigint }>;
   trackers: () => Iterable<{ liveOrders(market: string): readonly unknown[] }>;
   condition: (scope: HaltScope, reason: "capacity", detail: string | null) => unknown;
-  /** The event-loop monitor. */
-  lag: Pick<LoopLag, "onSample">;
+  /** The event-loop monitor; absent: no lag is measured that means anything, so nothing is shed. */
+  lag: Pick<LoopLag, "onSample"> | undefined;
   metrics: Pick<DaemonMetrics, "registry">;
 }
 
@@ -166,7 +166,7 @@ export function buildCapacityGuard(w: CapacityWiring): CapacityGuard {
     candidates: () => quotedCandidates(w.quoted(w.now()), w.positions, liveCount),
     halt: (market, detail) => void w.condition({ kind: "market", market }, "capacity", detail),
   });
-  guard.attach(w.lag);
+  if (w.lag !== undefined) guard.attach(w.lag);
   trackLoadShedding(w.metrics, () => guard);
   return guard;
 }
