@@ -20,6 +20,7 @@ import { microsToNumber, type Micros } from "../core/money.js";
 import { TRACKER_ANOMALY_KINDS, refreshScrapeMetrics, type ScrapeSources } from "./collectors.js";
 import { LabelGuard, type LabelGuardOptions } from "./labels.js";
 import { LoopMetrics } from "./loop-metrics.js";
+import { LoadShedMetrics } from "./capacity-metrics.js";
 import { MarketSeries } from "./market-series.js";
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -93,6 +94,8 @@ export class DaemonMetrics {
   readonly streamFrameDelay: Histogram<"wallet">;
   // ---- event loop, dead-man switch (loop-metrics.ts; the engine attaches its monitor) ----
   readonly loop: LoopMetrics;
+  // ---- load shedding (capacity-metrics.ts; the engine attaches its capacity guard) ----
+  readonly loadShed: LoadShedMetrics;
 
   constructor(opts: DaemonMetricsOptions) {
     this.labels = new LabelGuard({ ...opts, now: () => opts.clock.now() });
@@ -246,6 +249,7 @@ export class DaemonMetrics {
       ["wallet"],
     );
     this.loop = new LoopMetrics(this.registry);
+    this.loadShed = new LoadShedMetrics(this.registry);
 
     if (opts.processMetrics ?? true) {
       collectDefaultMetrics({ register: this.registry });

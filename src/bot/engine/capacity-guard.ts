@@ -13,7 +13,6 @@
  * show in /ready and mm_risk_halt_active.
  */
 import type { Logger } from "../../log/index.js";
-import { trackLoadShedding } from "../../metrics/capacity-metrics.js";
 import type { DaemonMetrics } from "../../metrics/registry.js";
 import type { HaltScope } from "../risk/types.js";
 import type { LagSample, LoopLag } from "./loop-monitor.js";
@@ -149,7 +148,7 @@ export interface CapacityWiring {
   condition: (scope: HaltScope, reason: "capacity", detail: string | null) => unknown;
   /** The event-loop monitor; absent: no lag is measured that means anything, so nothing is shed. */
   lag: Pick<LoopLag, "onSample"> | undefined;
-  metrics: Pick<DaemonMetrics, "registry">;
+  metrics: Pick<DaemonMetrics, "loadShed">;
 }
 
 /** The daemon's guard: fed by the loop monitor, halts through the core risk, level and count as metrics. */
@@ -167,6 +166,6 @@ export function buildCapacityGuard(w: CapacityWiring): CapacityGuard {
     halt: (market, detail) => void w.condition({ kind: "market", market }, "capacity", detail),
   });
   if (w.lag !== undefined) guard.attach(w.lag);
-  trackLoadShedding(w.metrics, () => guard);
+  w.metrics.loadShed.follow(() => guard);
   return guard;
 }
