@@ -397,6 +397,7 @@ export class Daemon {
       const fields = { wallet: w.wallet, walletName: w.name, cancelled: w.cancelled, finalWalk: w.finalWalk, errors: w.errors };
       if (isClean(w)) this.log.info(fields, "wallet clean: every order confirmed ended");
       else {
+        this.log.error({ ...fields, unconfirmed: w.unconfirmed.length }, "wallet NOT confirmed clean after shutdown");
         for (const u of w.unconfirmed) this.log.error({ wallet: w.wallet, walletName: w.name, ...u }, `order not confirmed ended: ${describeUnconfirmed(u)}`);
       }
     }
