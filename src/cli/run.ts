@@ -119,7 +119,7 @@ export function describeReport(r: ShutdownReport): string {
   const lines: string[] = [];
   for (const w of r.wallets) {
     const walk = w.finalWalk.ok ? `last open-orders walk: ${w.finalWalk.open} open` : `last open-orders walk FAILED (${w.finalWalk.error})`;
-    const left = w.unconfirmed.length === 0 ? "nothing left" : `${w.unconfirmed.length} NOT confirmed ended`;
+    const left = `left open ${w.unconfirmed.length}${w.unconfirmed.length > 0 ? " (NOT confirmed ended)" : ""}`;
     lines.push(`  ${w.name} (${w.wallet}): cancelled ${w.cancelled}, ${left}; ${walk}`);
     for (const u of w.unconfirmed) lines.push(`    - ${describeUnconfirmed(u)}`);
   }

@@ -106,6 +106,7 @@ export async function populate(d: Daemon): Promise<void> {
   o.streamFrame(w, clock.now() - 80, clock.now());
   o.httpRequest({ method: "GET", path: "/api/orders/0xabc/fills?limit=5", status: 200, durationMs: 35 });
   o.httpRequest({ method: "POST", path: "/api/orders/place", status: undefined, durationMs: 10_000 });
+  o.authRefusal(w, "api_key_revoked");
 
   // Rate gate: the 19th place of the second waits (budget 18); a 429 is charged to the wallet bucket.
   for (let i = 0; i < 18; i++) await gate.acquire({ method: "POST", path: "/api/orders/place", wallet: wallet.address });
