@@ -21,7 +21,7 @@ import { DEFAULT_CANCEL_RETRY_SEC, type WalletClient } from "../../api/index.js"
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { CancelOutcome, OrderTracker, TrackedOrder, TrackerEvent, Transition } from "../order-tracker.js";
-import { isTerminal } from "../order-tracker.js";
+import { NOT_RECORDED, isTerminal } from "../order-tracker.js";
 import { isOwnClientOrderId } from "./ids.js";
 import { problemOf, type FinalWalk, type Problem, type UnconfirmedOrder, type WalletShutdownReport } from "./shutdown-report.js";
 
@@ -51,6 +51,8 @@ export interface ShutdownContext {
 }
 
 const ROUND_PAUSE_MS = 1_000;
+/** After the deadline, the last lookups and walk get this long; then every request is aborted. */
+const FINAL_WORD_MS = 5_000;
 
 /** An order the shutdown must see ended. */
 interface Target {
@@ -74,14 +76,24 @@ class WalletStop {
   /** Cancels the cancel-all left pending are repeated only after its Retry-After (spec 4.6). */
   repeatAtMs = 0;
   private lastWalk: FinalWalk = { ok: false, error: "no walk made" };
+  /** Aborts every request still waiting FINAL_WORD_MS after the deadline (a slow platform cannot hold the stop). */
+  readonly hardStop = new AbortController();
 
   constructor(private readonly ctx: ShutdownContext) {
     this.report = { wallet: ctx.wallet, name: ctx.name, cancelled: 0, unconfirmed: [], leftover: [], unresolved: [], finalWalk: this.lastWalk, rounds: 0, errors: [] };
   }
 
-  /** Everything the tracker knows to be live or unsure. */
+  /**
+   * Everything the tracker knows to be live or unsure. That includes placements it ended "never
+   * recorded" from a lookup 404 while running and still remembers: the window only bounds how long
+   * we waited, not when the platform may record them, so the report does not take that 404 either.
+   */
   seedFromTracker(): void {
     for (const o of this.ctx.tracker.all()) {
+      if (o.orderId === undefined && o.state === "rejected" && o.rejectCode === NOT_RECORDED) {
+        this.placements.set(o.clientOrderId, { order: o, problem: { reason: "lookup_inconclusive", detail: "ended \"never recorded\" by a lookup 404 while running; not looked up again yet" } });
+        continue;
+      }
       if (isTerminal(o.state)) continue;
       if (o.orderId !== undefined) this.target(o.orderId, o.clientOrderId, { reason: "still_open", detail: `tracked ${o.state}` });
       else this.placements.set(o.clientOrderId, { order: o, problem: { reason: "lookup_inconclusive", detail: `outcome unknown (${o.state}); not looked up yet` } });
@@ -126,7 +138,8 @@ class WalletStop {
   }
 
   error(what: string, e: unknown): Problem {
-    const p = problemOf(e);
+    let p = problemOf(e);
+    if (this.hardStop.signal.aborted) p = { reason: "platform_unreachable", detail: `no answer before the shutdown deadline (${p.detail})` };
     this.report.errors.push(`${what}: ${p.detail}`);
     return p;
   }
@@ -135,7 +148,7 @@ class WalletStop {
   async cancelAllOnce(): Promise<void> {
     if (this.ctx.foreignOrders !== "cancel") return;
     try {
-      const r = await this.ctx.api.orders.cancelAll();
+      const r = await this.ctx.api.orders.cancelAll({}, { signal: this.hardStop.signal });
       if (r.status === "answered") {
         for (const id of r.cancelled) this.ended(id, { kind: "done", status: "CANCELLED" }, true);
         for (const p of r.pending) this.target(p.orderId, undefined, { reason: "cancel_pending", detail: `${p.code} from cancel-all` });
@@ -174,7 +187,7 @@ class WalletStop {
       // The tracker's own retry time after an early 404, unless no later round fits.
       if (!lastChance && o?.nextReadAtMs !== undefined && sentAt < o.nextReadAtMs) continue;
       try {
-        const r = await this.ctx.api.orders.lookup({ clientOrderId: cid });
+        const r = await this.ctx.api.orders.lookup({ clientOrderId: cid }, { signal: this.hardStop.signal });
         if (r.data === null) {
           // The tracker concludes by its own window; the report never does (see the file comment).
           this.ctx.track({ kind: "lookup_not_found", clientOrderId: cid, nowMs: sentAt });
@@ -196,7 +209,7 @@ class WalletStop {
   async walk(): Promise<void> {
     const listed = new Map<string, string | null>();
     try {
-      for await (const rec of this.ctx.api.orders.open({ limit: 500 })) {
+      for await (const rec of this.ctx.api.orders.open({ limit: 500 }, { signal: this.hardStop.signal })) {
         if (this.ctx.foreignOrders === "leave" && !(this.ctx.owns?.(rec.clientOrderId) ?? isOwnClientOrderId(rec.clientOrderId, this.ctx.instanceId))) continue;
         listed.set(rec.id, rec.clientOrderId ?? null);
       }
@@ -216,7 +229,7 @@ class WalletStop {
     const ids = this.pending();
     if (ids.length === 0) return;
     try {
-      const r = await this.ctx.api.orders.cancelUntilFinal(ids, { deadlineMs: Math.max(0, this.ctx.deadlineAtMs - this.ctx.clock.now()) });
+      const r = await this.ctx.api.orders.cancelUntilFinal(ids, { deadlineMs: Math.max(0, this.ctx.deadlineAtMs - this.ctx.clock.now()), signal: this.hardStop.signal });
       for (const f of r.final) {
         if (f.status !== undefined) this.ended(f.orderId, { kind: "done", status: f.status }, true);
         else this.onRefusal(f.orderId, f.code);
@@ -256,6 +269,15 @@ class WalletStop {
 
 export async function shutdownWallet(ctx: ShutdownContext): Promise<WalletShutdownReport> {
   const stop = new WalletStop(ctx);
+  const timer = ctx.clock.setTimeout(() => stop.hardStop.abort(new Error("shutdown deadline")), Math.max(0, ctx.deadlineAtMs + FINAL_WORD_MS - ctx.clock.now()));
+  try {
+    return await rounds(ctx, stop);
+  } finally {
+    ctx.clock.clearTimeout(timer);
+  }
+}
+
+async function rounds(ctx: ShutdownContext, stop: WalletStop): Promise<WalletShutdownReport> {
   stop.seedFromTracker();
   await stop.cancelAllOnce();
   for (;;) {

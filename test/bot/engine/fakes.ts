@@ -5,7 +5,7 @@
  */
 import { Writable } from "node:stream";
 import { createClient, type PartnerClient } from "../../../src/api/index.js";
-import type { HttpRequest, HttpResponse, Transport } from "../../../src/api/transport.js";
+import { TransportError, type HttpRequest, type HttpResponse, type Transport } from "../../../src/api/transport.js";
 import { VirtualClock } from "../../../src/core/clock.js";
 import { Rng } from "../../../src/core/rng.js";
 import { createLogger, type Logger } from "../../../src/log/index.js";
@@ -46,7 +46,7 @@ export class ScriptedTransport implements Transport {
     this.requests.push(rec);
     const r = this.routes.find((x) => x.method === req.method && x.match.test(req.path));
     if (r === undefined) throw new Error(`ScriptedTransport: nothing for ${req.method} ${req.path}`);
-    const out = await r.handler(rec);
+    const out = await abortable(Promise.resolve(r.handler(rec)), req.signal);
     if (out instanceof Error) throw out;
     return out;
   }
@@ -54,6 +54,20 @@ export class ScriptedTransport implements Transport {
   count(method: string, match: RegExp): number {
     return this.requests.filter((r) => r.method === method && match.test(r.path)).length;
   }
+}
+
+/** As a real transport: an aborted request rejects at once (the handler may still be running). */
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return p;
+  if (signal.aborted) return Promise.reject(new TransportError("request aborted", false, "aborted"));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new TransportError("request aborted", true, "aborted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
+      (e: unknown) => (signal.removeEventListener("abort", onAbort), reject(e instanceof Error ? e : new Error(String(e)))),
+    );
+  });
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {

@@ -221,4 +221,19 @@ describe("shutdownWallet", () => {
     expect(report.finalWalk).toEqual({ ok: true, open: 0 });
     expect(shutdownExitCode([report])).toBe(0);
   });
+
+  it("a platform that never answers cannot hold the stop: every request is abandoned 5 s after the deadline", async () => {
+    const h = clientHarness();
+    const tracker = new OrderTracker(WALLET);
+    tracker.apply({ kind: "sent", clientOrderId: "t1-0-s-8", orderHash: `0x${"ef".repeat(32)}`, intent: { marketId: "MKT", outcome: 0, side: "BUY", price: 500_000n, size: 10_000_000n, postOnly: true }, nowMs: h.clock.now() });
+    tracker.apply({ kind: "ack_unknown", clientOrderId: "t1-0-s-8" });
+    platform(h, []);
+    // Lookups hang for ten minutes (a request timeout of up to 300 s, retried, allows worse).
+    h.transport.on("GET", /^\/api\/orders\/lookup/, () => h.clock.sleep(600_000).then(() => json(404, { status: 404, error: { code: "order_not_found", message: "no" } })));
+    const start = h.clock.now();
+    const report = await run(h, shutdownWallet(ctx(h, tracker, 10_000)), 60_000);
+    expect(h.clock.now() - start).toBeLessThanOrEqual(10_000 + 5_000 + 1_000);
+    expect(report.unconfirmed).toEqual([{ clientOrderId: "t1-0-s-8", reason: "platform_unreachable", detail: expect.stringContaining("no answer before the shutdown deadline") }]);
+    expect(shutdownExitCode([report])).toBe(1);
+  });
 });
