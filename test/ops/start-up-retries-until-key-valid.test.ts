@@ -75,7 +75,9 @@ describe("start-up: a key not yet valid", () => {
     expect(wire.places()).toEqual([]);
     expect(logs.withMsg("wallet start-up failed")).toEqual([]);
     expect(d.ops.probes.readiness().ok).toBe(false);
-    const refusedVaultReads = wire.log.filter((e) => e.path === "/api/me/vault" && e.status === 401);
+    // The first keyed reads of start-up: the instance fence's look at each wallet's open orders
+    // (before any wallet starts), then the wallet's vault.
+    const refusedVaultReads = wire.log.filter((e) => (e.path === "/api/me/vault" || e.path.startsWith("/api/orders/open")) && e.status === 401);
     // Both wallets kept asking, on a backoff: more than once each, far fewer than once a second.
     for (const i of [0, 1]) {
       const n = refusedVaultReads.filter((e) => e.wallet === walletAddress(i)).length;

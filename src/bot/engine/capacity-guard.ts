@@ -119,7 +119,7 @@ export class CapacityGuard {
 }
 
 function detailOf(s: CapacitySettings): string {
-  return `event-loop lag p99 over ${s.maxLagMs} ms: market shed`;
+  return `event-loop lag p90 over ${s.maxLagMs} ms: market shed`;
 }
 
 /**

@@ -19,7 +19,7 @@
  * (stream state, completed syncs, wallets stopping); the pull and the sync run in the background,
  * one at a time per wallet.
  */
-import type { WalletClient } from "../../api/index.js";
+import { DEFAULT_CANCEL_RETRY_SEC, type WalletClient } from "../../api/index.js";
 import type { Config } from "../../config/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
@@ -259,7 +259,7 @@ export class DeadManSwitch implements EngineObserver {
     this.o.log.warn({ walletName: w.name, cancelled: r.cancelled.length, pending: pending.length, failed: r.failed.length }, "dead-man switch: cancel-all answered");
     if (pending.length > 0) {
       // Repeat only after the answer's Retry-After (spec 4.6), with exactly those ids.
-      await this.o.clock.sleep((r.retryAfterSec ?? 5) * 1000, this.abort.signal).catch(() => undefined);
+      await this.o.clock.sleep((r.retryAfterSec ?? DEFAULT_CANCEL_RETRY_SEC) * 1000, this.abort.signal).catch(() => undefined);
       if (!this.abort.signal.aborted) await this.repeat(w, pending);
     }
     return true;
@@ -285,7 +285,7 @@ export class DeadManSwitch implements EngineObserver {
       else if (f.code === "order_not_found") this.markFinal(w, f.orderId, { kind: "not_found" });
     }
     // Still pending: the tracker repeats them after their Retry-After (maintenance).
-    for (const id of r.pending) this.markFinal(w, id, { kind: "pending", retryAfterMs: 5_000 });
+    for (const id of r.pending) this.markFinal(w, id, { kind: "pending", retryAfterMs: DEFAULT_CANCEL_RETRY_SEC * 1000 });
     if (r.pending.length > 0) this.o.log.warn({ walletName: w.name, pending: r.pending.length, err: r.lastError?.code }, "dead-man switch: cancels still pending");
     return r.final.length > 0 || r.pending.length === 0;
   }

@@ -33,7 +33,7 @@ import type { Logger } from "../../log/index.js";
 import { notRecordedWindowMs } from "../order-tracker.js";
 import { errorText } from "./errors.js";
 import { parseClientOrderId } from "./ids.js";
-import { isTransient } from "./startup.js";
+import { AUTH_RETRY, isAuthRefusal, isTransient } from "./startup.js";
 
 /** A session tag this much newer than ours (tags are the starting host's clock, to the second) is a newer daemon. */
 export const TAG_NEWER_MS = 2_000;
@@ -84,6 +84,7 @@ export class InstanceConflictError extends Error {
 export class InstanceFence {
   private refMs: number | undefined;
   private firstConflict: string | undefined;
+  private watched = false;
   /** Sessions already reported (one error log and one raise each; a handful at most). */
   private readonly reported = new Set<string>();
 
@@ -97,6 +98,18 @@ export class InstanceFence {
   /** The reference the rule counts from: the start-up walk's server time, else our local start. */
   get referenceMs(): number {
     return this.refMs ?? this.o.sessionStartMs;
+  }
+
+  /**
+   * True once the start-up watch has decided (no other daemon seen, or nothing to watch for).
+   * Until then this process cannot tell a previous run's orders from a live daemon's.
+   */
+  get settled(): boolean {
+    return this.watched;
+  }
+
+  markSettled(): void {
+    this.watched = true;
   }
 
   /** The first conflict seen (its detail), undefined while none. */
@@ -117,6 +130,8 @@ export class InstanceFence {
     const p = parseClientOrderId(o.clientOrderId);
     if (p === undefined || p.instance !== this.o.instanceId) return "other";
     if (p.session === this.o.session) return "ours";
+    // A session already seen placing live is another daemon: none of its orders is a previous run's.
+    if (this.reported.has(p.session)) return "conflict";
     if (o.createdAtMs === undefined || !Number.isFinite(o.createdAtMs)) return "inherited";
     const ref = this.referenceMs;
     if (o.createdAtMs > ref + this.o.lateWindowMs) return "conflict";
@@ -196,7 +211,10 @@ export async function watchAtStartup(fence: InstanceFence, wallets: readonly Wat
     report.inherited += r.inherited;
     recent += r.recent;
   }
-  if (fence.o.watchMs === 0 || report.inherited + recent === 0) return report;
+  if (fence.o.watchMs === 0 || report.inherited + recent === 0) {
+    fence.markSettled();
+    return report;
+  }
   const waitMs = fence.o.lateWindowMs + fence.o.watchMs;
   log.info(
     { instance: fence.o.instanceId, inheritedOrders: report.inherited, recentOrders: recent, waitMs },
@@ -220,16 +238,28 @@ export async function watchAtStartup(fence: InstanceFence, wallets: readonly Wat
     }
     if (fence.conflict !== undefined) throw new InstanceConflictError(`refusing to start: ${fence.conflict}`);
   }
+  fence.markSettled();
   return report;
 }
 
-/** A look failing on a transient error (spec 7.3 retry codes, network) is tried again, LOOK_ATTEMPTS in all. */
+/**
+ * A look failing on a transient error (spec 7.3 retry codes, network) is tried again, LOOK_ATTEMPTS
+ * in all. A refused key (401) is waited out without end, as the wallets' own start-up does: it may
+ * be a new key not propagated yet (spec 5.6), and a wallet left unread would skip the watch and
+ * adopt a live daemon's orders the moment the key works.
+ */
 async function withRetries<T>(fence: InstanceFence, signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1, refusals = 0; ; attempt++) {
     try {
       return await fn();
     } catch (e) {
-      if (attempt >= LOOK_ATTEMPTS || !isTransient(e) || signal.aborted) throw e;
+      if (signal.aborted) throw e;
+      if (isAuthRefusal(e)) {
+        attempt -= 1;
+        await fence.o.clock.sleep(Math.min(AUTH_RETRY.maxMs, AUTH_RETRY.initialMs * 2 ** Math.min(refusals++, 30)), signal);
+        continue;
+      }
+      if (attempt >= LOOK_ATTEMPTS || !isTransient(e)) throw e;
       await fence.o.clock.sleep(LOOK_RETRY_MS * attempt, signal);
     }
   }

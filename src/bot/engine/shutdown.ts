@@ -43,6 +43,12 @@ export interface ShutdownContext {
    * to this process's own orders once another daemon runs with our id (instance-fence.ts).
    */
   owns?: ((clientOrderId: string | null) => boolean) | undefined;
+  /**
+   * Orders of this instance's prefix that `owns` leaves alone are still named in the report, with
+   * this detail (shutdown before the start-up watch could tell a previous run's orders from a live
+   * daemon's). Undefined: they belong to someone else and are not ours to report.
+   */
+  reportLeftAlone?: string | undefined;
   /** Absolute local time after which no new round starts. */
   deadlineAtMs: number;
   /** quoting.orderExpirySec: orders were signed GTD with this lifetime (reported for what is left). */
@@ -78,6 +84,8 @@ class WalletStop {
   private lastWalk: FinalWalk = { ok: false, error: "no walk made" };
   /** Aborts every request still waiting FINAL_WORD_MS after the deadline (a slow platform cannot hold the stop). */
   readonly hardStop = new AbortController();
+  /** Orders of our prefix the last walk listed but `owns` left alone (see ShutdownContext.reportLeftAlone). */
+  private leftAlone = new Map<string, string>();
 
   constructor(private readonly ctx: ShutdownContext) {
     this.report = { wallet: ctx.wallet, name: ctx.name, cancelled: 0, unconfirmed: [], leftover: [], unresolved: [], finalWalk: this.lastWalk, rounds: 0, errors: [] };
@@ -208,9 +216,13 @@ class WalletStop {
   /** 2b. The open-orders walk: listed orders join; a complete walk ends what it does not list. */
   async walk(): Promise<void> {
     const listed = new Map<string, string | null>();
+    const leftAlone = new Map<string, string>();
     try {
       for await (const rec of this.ctx.api.orders.open({ limit: 500 }, { signal: this.hardStop.signal })) {
-        if (this.ctx.foreignOrders === "leave" && !(this.ctx.owns?.(rec.clientOrderId) ?? isOwnClientOrderId(rec.clientOrderId, this.ctx.instanceId))) continue;
+        if (this.ctx.foreignOrders === "leave" && !(this.ctx.owns?.(rec.clientOrderId) ?? isOwnClientOrderId(rec.clientOrderId, this.ctx.instanceId))) {
+          if (this.ctx.reportLeftAlone !== undefined && isOwnClientOrderId(rec.clientOrderId, this.ctx.instanceId)) leftAlone.set(rec.id, rec.clientOrderId!);
+          continue;
+        }
         listed.set(rec.id, rec.clientOrderId ?? null);
       }
     } catch (e) {
@@ -220,6 +232,7 @@ class WalletStop {
       return;
     }
     this.lastWalk = { ok: true, open: listed.size };
+    this.leftAlone = leftAlone;
     for (const [id, cid] of listed) this.target(id, cid ?? undefined, { reason: "still_open", detail: "listed open by the last walk" });
     for (const t of this.targets.values()) if (!t.ended && !listed.has(t.orderId)) this.ended(t.orderId, undefined, false);
   }
@@ -244,7 +257,7 @@ class WalletStop {
 
   /** Confirmed clean so far: nothing to end, nothing unsure, and the last walk succeeded. */
   get done(): boolean {
-    return this.lastWalk.ok && this.placements.size === 0 && this.pending().length === 0;
+    return this.lastWalk.ok && this.placements.size === 0 && this.pending().length === 0 && this.leftAlone.size === 0;
   }
 
   finish(): WalletShutdownReport {
@@ -261,6 +274,10 @@ class WalletStop {
     for (const [cid, p] of this.placements) {
       r.unconfirmed.push({ clientOrderId: cid, ...p.problem, ...expiry(p.order.createdAtMs) });
       r.unresolved.push(cid);
+    }
+    for (const [orderId, clientOrderId] of this.leftAlone) {
+      r.unconfirmed.push({ orderId, clientOrderId, reason: "still_open", detail: this.ctx.reportLeftAlone! });
+      r.leftover.push(orderId);
     }
     r.finalWalk = this.lastWalk;
     return r;

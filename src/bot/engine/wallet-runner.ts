@@ -316,10 +316,17 @@ export class WalletRunner {
    * What the shutdown may end. Another daemon runs with our instance id: no cancel-all, and only
    * orders this process tracks or sent (its orders are its own to end).
    */
-  private shutdownOwnership(): { foreignOrders: ForeignOrderPolicy; owns?: (clientOrderId: string | null) => boolean } {
+  private shutdownOwnership(): { foreignOrders: ForeignOrderPolicy; owns?: (clientOrderId: string | null) => boolean; reportLeftAlone?: string } {
     const fence = this.o.fence;
-    if (fence?.conflict === undefined) return { foreignOrders: this.o.tuning.foreignOrders };
-    return { foreignOrders: "leave", owns: (id) => fence.isOurSession(id) || (id !== null && this.tracker.get(id) !== undefined) };
+    if (fence === undefined || (fence.conflict === undefined && fence.settled)) return { foreignOrders: this.o.tuning.foreignOrders };
+    const owns = (id: string | null): boolean => fence.isOurSession(id) || (id !== null && this.tracker.get(id) !== undefined);
+    if (fence.conflict !== undefined) return { foreignOrders: "leave", owns };
+    // Stopped before the start-up watch decided: an earlier session's orders may be a live daemon's.
+    return {
+      foreignOrders: "leave",
+      owns,
+      reportLeftAlone: "left alone: the stop came before the start-up watch could rule out another live daemon with this instance.id (docs/operations.md)",
+    };
   }
 
   /** Drop everything without cancelling (a hard kill, for restart tests). */

@@ -111,8 +111,26 @@ describe("the rule", () => {
     expect(f.conflict).toContain('instance.id "t1"');
     expect(f.conflict).toContain(`t1-0-${OLD}-7`);
     expect(f.conflict).toContain(OLD);
-    expect(f.check({ clientOrderId: `t1-0-${OLD}-8`, createdAtMs: T0 }, WALLET, "a walk")).toBe("inherited");
-    expect(raised).toHaveLength(2);
+    // Once a session showed itself live, even its orders from before the window are the other
+    // daemon's, not a previous run's to adopt.
+    expect(f.check({ clientOrderId: `t1-0-${OLD}-8`, createdAtMs: T0 }, WALLET, "a walk")).toBe("conflict");
+    expect(raised).toHaveLength(3);
+    // Another old session, never seen live, is still a previous run's.
+    const OLDER = `${Math.floor((T0 - 7_200_000) / 1000).toString(36)}xyz`;
+    expect(f.check({ clientOrderId: `t1-0-${OLDER}-1`, createdAtMs: T0 }, WALLET, "a walk")).toBe("inherited");
+  });
+
+  it("waits out a refused key at the first look (a key not propagated yet) instead of skipping the watch", async () => {
+    const h = clientHarness();
+    const { f } = fence(h);
+    let refusals = 3;
+    h.transport.on("GET", /^\/api\/orders\/open/, () =>
+      refusals-- > 0 ? envelope(401, "api_key_unknown_key") : page([orderRecord({ clientOrderId: `t1-0-${OLD}-3`, createdAt: at(T0 - 30_000) })]),
+    );
+    h.transport.on("GET", /^\/api\/orders\/history/, page([]));
+    const r = await drive(h.clock, watchAtStartup(f, [{ wallet: WALLET, api: h.client.forWallet(WALLET) }], new AbortController().signal));
+    expect(r).toMatchObject({ inherited: 1, unread: [], waitedMs: LATE + 10_000 });
+    expect(f.settled).toBe(true);
   });
 });
 

@@ -236,4 +236,19 @@ describe("shutdownWallet", () => {
     expect(report.unconfirmed).toEqual([{ clientOrderId: "t1-0-s-8", reason: "platform_unreachable", detail: expect.stringContaining("no answer before the shutdown deadline") }]);
     expect(shutdownExitCode([report])).toBe(1);
   });
+
+  it("names, without cancelling, an earlier session's orders it was told to leave alone", async () => {
+    const h = clientHarness();
+    const tracker = new OrderTracker(WALLET);
+    const earlier = orderRecord({ clientOrderId: "t1-0-old-4" });
+    const p = platform(h, [earlier]);
+    const report = await run(
+      h,
+      shutdownWallet({ ...ctx(h, tracker, 10_000, "leave"), owns: (id) => id?.startsWith("t1-0-new-") === true, reportLeftAlone: "left alone: watch not done" }),
+    );
+    expect(p.live.has(earlier.id)).toBe(true);
+    expect(h.transport.count("POST", /cancel/)).toBe(0);
+    expect(report.unconfirmed).toEqual([{ orderId: earlier.id, clientOrderId: "t1-0-old-4", reason: "still_open", detail: "left alone: watch not done" }]);
+    expect(shutdownExitCode([report])).toBe(1);
+  });
 });
