@@ -13,7 +13,7 @@ import type { CancelManyOutcome, CancelOutcome as ApiCancelOutcome, WalletClient
 import type { Clock } from "../../core/clock.js";
 import { parseMicros } from "../../core/money.js";
 import type { Logger } from "../../log/index.js";
-import type { CancelOutcome, TrackerEvent, Transition } from "../order-tracker.js";
+import { isTerminal, type CancelOutcome, type OrderTracker, type TrackerEvent, type Transition } from "../order-tracker.js";
 import { codeOf, errorText } from "./errors.js";
 import type { EngineObserver } from "./observer.js";
 
@@ -125,7 +125,24 @@ function cancelResult(c: CancelContext, o: Ids, symbol: string, result: CancelOu
 }
 
 function refusalOutcome(code: string): CancelOutcome {
+  return endedByRefusal(code) ?? (code === "forbidden" ? { kind: "not_found" } : { kind: "failed", code });
+}
+
+/** Cancel refusals that say the order no longer rests: already terminal, or unknown to the platform. */
+export function endedByRefusal(code: string | undefined): CancelOutcome | undefined {
   if (code === "not_cancellable") return { kind: "not_cancellable" };
-  if (code === "order_not_found" || code === "forbidden") return { kind: "not_found" };
-  return { kind: "failed", code };
+  if (code === "order_not_found") return { kind: "not_found" };
+  return undefined;
+}
+
+/**
+ * A cancel's answer obtained outside the executor (cancel-all, cancelUntilFinal) into the tracker,
+ * which takes an answer only after the cancel itself (open -> cancel_requested). No-op for an
+ * order it does not know or already holds terminal.
+ */
+export function trackCancelAnswer(tracker: OrderTracker, track: (ev: TrackerEvent) => Transition, orderId: string, result: CancelOutcome, nowMs: number): void {
+  const o = tracker.getByOrderId(orderId);
+  if (o === undefined || isTerminal(o.state)) return;
+  if (o.state === "open" || o.state === "partial") track({ kind: "cancel_requested", clientOrderId: o.clientOrderId, orderId, nowMs });
+  track({ kind: "cancel_result", clientOrderId: o.clientOrderId, orderId, result, nowMs });
 }

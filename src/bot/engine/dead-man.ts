@@ -25,6 +25,7 @@ import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { LoopMetrics } from "../../metrics/loop-metrics.js";
 import { isTerminal, type CancelOutcome, type OrderTracker, type TrackerEvent, type Transition } from "../order-tracker.js";
+import { endedByRefusal, trackCancelAnswer } from "./cancel-sender.js";
 import { errorText } from "./errors.js";
 import { LoopMonitor, type LagSample, type LoopLag } from "./loop-monitor.js";
 import type { EngineEvent, EngineObserver } from "./observer.js";
@@ -252,8 +253,8 @@ export class DeadManSwitch implements EngineObserver {
     }
     for (const id of r.cancelled) this.markFinal(w, id, { kind: "done", status: "CANCELLED" });
     for (const f of r.failed) {
-      if (f.code === "not_cancellable") this.markFinal(w, f.orderId, { kind: "not_cancellable" });
-      else if (f.code === "order_not_found") this.markFinal(w, f.orderId, { kind: "not_found" });
+      const ended = endedByRefusal(f.code);
+      if (ended !== undefined) this.markFinal(w, f.orderId, ended);
     }
     const pending = r.pending.map((p) => p.orderId);
     this.o.log.warn({ walletName: w.name, cancelled: r.cancelled.length, pending: pending.length, failed: r.failed.length }, "dead-man switch: cancel-all answered");
@@ -281,8 +282,10 @@ export class DeadManSwitch implements EngineObserver {
     const r = await w.syncCtx.api.orders.cancelUntilFinal(ids, { deadlineMs: this.o.pendingDeadlineMs ?? 30_000, signal: this.abort.signal });
     for (const f of r.final) {
       if (f.status !== undefined) this.markFinal(w, f.orderId, { kind: "done", status: f.status });
-      else if (f.code === "not_cancellable") this.markFinal(w, f.orderId, { kind: "not_cancellable" });
-      else if (f.code === "order_not_found") this.markFinal(w, f.orderId, { kind: "not_found" });
+      else {
+        const ended = endedByRefusal(f.code);
+        if (ended !== undefined) this.markFinal(w, f.orderId, ended);
+      }
     }
     // Still pending: the tracker repeats them after their Retry-After (maintenance).
     for (const id of r.pending) this.markFinal(w, id, { kind: "pending", retryAfterMs: DEFAULT_CANCEL_RETRY_SEC * 1000 });
@@ -292,12 +295,7 @@ export class DeadManSwitch implements EngineObserver {
 
   /** The tracker takes a cancel's answer only after the cancel itself (open -> cancel_requested). */
   private markFinal(w: DeadManWallet, orderId: string, result: CancelOutcome): void {
-    const ctx = w.syncCtx;
-    const o = ctx.tracker.getByOrderId(orderId);
-    if (o === undefined || isTerminal(o.state)) return;
-    const nowMs = this.o.clock.now();
-    if (o.state === "open" || o.state === "partial") ctx.track({ kind: "cancel_requested", clientOrderId: o.clientOrderId, orderId, nowMs });
-    ctx.track({ kind: "cancel_result", clientOrderId: o.clientOrderId, orderId, result, nowMs });
+    trackCancelAnswer(w.syncCtx.tracker, (ev) => w.syncCtx.track(ev), orderId, result, this.o.clock.now());
   }
 
   /** Ask for a full sync; done when a `synced` event after the pull arrived (onEvent). */

@@ -22,6 +22,7 @@ import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { CancelOutcome, OrderTracker, TrackedOrder, TrackerEvent, Transition } from "../order-tracker.js";
 import { NOT_RECORDED, isTerminal } from "../order-tracker.js";
+import { endedByRefusal, trackCancelAnswer } from "./cancel-sender.js";
 import { isOwnClientOrderId } from "./ids.js";
 import { problemOf, type FinalWalk, type Problem, type UnconfirmedOrder, type WalletShutdownReport } from "./shutdown-report.js";
 
@@ -123,12 +124,7 @@ class WalletStop {
     const t = this.targets.get(orderId) ?? this.target(orderId, undefined, { reason: "still_open", detail: "" });
     if (!t.ended && byCancel) this.report.cancelled += 1;
     t.ended = true;
-    if (result === undefined) return;
-    const o = this.ctx.tracker.getByOrderId(orderId);
-    if (o === undefined || isTerminal(o.state)) return;
-    const nowMs = this.ctx.clock.now();
-    if (o.state === "open" || o.state === "partial") this.ctx.track({ kind: "cancel_requested", clientOrderId: o.clientOrderId, orderId, nowMs });
-    this.ctx.track({ kind: "cancel_result", clientOrderId: o.clientOrderId, orderId, result, nowMs });
+    if (result !== undefined) trackCancelAnswer(this.ctx.tracker, (ev) => this.ctx.track(ev), orderId, result, this.ctx.clock.now());
   }
 
   pending(): string[] {
@@ -174,8 +170,8 @@ class WalletStop {
 
   /** A cancel refused: some codes say the order has ended, others do not. */
   private onRefusal(orderId: string, code: string | undefined): void {
-    if (code === "not_cancellable") this.ended(orderId, { kind: "not_cancellable" }, false);
-    else if (code === "order_not_found") this.ended(orderId, { kind: "not_found" }, false);
+    const ended = endedByRefusal(code);
+    if (ended !== undefined) this.ended(orderId, ended, false);
     else this.target(orderId, undefined, { reason: "cancel_refused", detail: code ?? "refused" });
   }
 
