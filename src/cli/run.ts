@@ -122,6 +122,7 @@ export function describeReport(r: ShutdownReport): string {
     const left = `left open ${w.unconfirmed.length}${w.unconfirmed.length > 0 ? " (NOT confirmed ended)" : ""}`;
     lines.push(`  ${w.name} (${w.wallet}): cancelled ${w.cancelled}, ${left}; ${walk}`);
     for (const u of w.unconfirmed) lines.push(`    - ${describeUnconfirmed(u)}`);
+    if (w.notRecorded.length > 0) lines.push(`    ended "never recorded" by a lookup after the window, still unseen: ${w.notRecorded.join(", ")}`);
   }
   const verdict = r.exitCode === 0 ? "clean (every order confirmed ended by the platform)" : "NOT CLEAN: orders may still rest on the platform (see docs/operations.md)";
   return `shutdown (${r.reason}): ${verdict}\n${lines.join("\n")}\n`;

@@ -48,6 +48,13 @@ export interface WalletShutdownReport {
   leftover: string[];
   /** clientOrderIds among `unconfirmed` whose placement outcome stayed unknown (no order id). */
   unresolved: string[];
+  /**
+   * Placements ended "never recorded" while running (a lookup 404 sent after the window: request
+   * timeout + the platform's re-sends + margin) and still unseen when the shutdown looked again.
+   * Final by that rule, so not counted against the stop; listed because only GTD orders
+   * (quoting.orderExpirySec) bound a platform slower than the window.
+   */
+  notRecorded: string[];
   /** The last open-orders walk: it must succeed for the stop to count as clean. */
   finalWalk: FinalWalk;
   rounds: number;

@@ -74,6 +74,12 @@ interface Target {
 interface Placement {
   order: TrackedOrder;
   problem: Problem;
+  /**
+   * Ended "never recorded" while running, by a lookup sent after the window (request timeout +
+   * the platform's re-sends + margin): final by that rule, looked up again only in case it shows
+   * up after all (then it is cancelled like any order), never counted against the stop.
+   */
+  concluded: boolean;
 }
 
 class WalletStop {
@@ -89,23 +95,23 @@ class WalletStop {
   private leftAlone = new Map<string, string>();
 
   constructor(private readonly ctx: ShutdownContext) {
-    this.report = { wallet: ctx.wallet, name: ctx.name, cancelled: 0, unconfirmed: [], leftover: [], unresolved: [], finalWalk: this.lastWalk, rounds: 0, errors: [] };
+    this.report = { wallet: ctx.wallet, name: ctx.name, cancelled: 0, unconfirmed: [], leftover: [], unresolved: [], notRecorded: [], finalWalk: this.lastWalk, rounds: 0, errors: [] };
   }
 
   /**
-   * Everything the tracker knows to be live or unsure. That includes placements it ended "never
-   * recorded" from a lookup 404 while running and still remembers: the window only bounds how long
-   * we waited, not when the platform may record them, so the report does not take that 404 either.
+   * Everything the tracker knows to be live or unsure, and the placements it ended "never recorded"
+   * while running and still remembers (looked up again: a platform slower than the window may
+   * still record one, and the shutdown would rather cancel it than leave it).
    */
   seedFromTracker(): void {
     for (const o of this.ctx.tracker.all()) {
       if (o.orderId === undefined && o.state === "rejected" && o.rejectCode === NOT_RECORDED) {
-        this.placements.set(o.clientOrderId, { order: o, problem: { reason: "lookup_inconclusive", detail: "ended \"never recorded\" by a lookup 404 while running; not looked up again yet" } });
+        this.placements.set(o.clientOrderId, { order: o, problem: { reason: "lookup_inconclusive", detail: "ended never recorded while running" }, concluded: true });
         continue;
       }
       if (isTerminal(o.state)) continue;
       if (o.orderId !== undefined) this.target(o.orderId, o.clientOrderId, { reason: "still_open", detail: `tracked ${o.state}` });
-      else this.placements.set(o.clientOrderId, { order: o, problem: { reason: "lookup_inconclusive", detail: `outcome unknown (${o.state}); not looked up yet` } });
+      else this.placements.set(o.clientOrderId, { order: o, problem: { reason: "lookup_inconclusive", detail: `outcome unknown (${o.state}); not looked up yet` }, concluded: false });
     }
   }
 
@@ -193,6 +199,7 @@ class WalletStop {
       try {
         const r = await this.ctx.api.orders.lookup({ clientOrderId: cid }, { signal: this.hardStop.signal });
         if (r.data === null) {
+          if (p.concluded) continue;
           // The tracker concludes by its own window; the report never does (see the file comment).
           this.ctx.track({ kind: "lookup_not_found", clientOrderId: cid, nowMs: sentAt });
           p.problem = { reason: "lookup_inconclusive", detail: `not found ${Math.round((sentAt - p.order.lastSentAtMs) / 1000)} s after its send; the platform may still record it` };
@@ -204,6 +211,7 @@ class WalletStop {
         const t = this.target(r.data.id, cid, { reason: "still_open", detail: `found ${r.data.status} by lookup` });
         if (!live) this.ended(t.orderId, undefined, false);
       } catch (e) {
+        if (p.concluded) continue;
         p.problem = this.error(`lookup ${cid}`, e);
       }
     }
@@ -253,7 +261,12 @@ class WalletStop {
 
   /** Confirmed clean so far: nothing to end, nothing unsure, and the last walk succeeded. */
   get done(): boolean {
-    return this.lastWalk.ok && this.placements.size === 0 && this.pending().length === 0 && this.leftAlone.size === 0;
+    return this.lastWalk.ok && this.unsure().length === 0 && this.pending().length === 0 && this.leftAlone.size === 0;
+  }
+
+  /** Placements whose outcome is still unknown (not those the window already ended). */
+  private unsure(): [string, Placement][] {
+    return [...this.placements].filter(([, p]) => !p.concluded);
   }
 
   finish(): WalletShutdownReport {
@@ -268,6 +281,10 @@ class WalletStop {
       r.leftover.push(id);
     }
     for (const [cid, p] of this.placements) {
+      if (p.concluded) {
+        r.notRecorded.push(cid);
+        continue;
+      }
       r.unconfirmed.push({ clientOrderId: cid, ...p.problem, ...expiry(p.order.createdAtMs) });
       r.unresolved.push(cid);
     }
