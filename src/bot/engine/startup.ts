@@ -146,26 +146,28 @@ export async function anchorInventory(
   symbolOf: (marketId: string) => string,
 ): Promise<{ positions: number; cash: bigint }> {
   const bal = await api.portfolio.balances();
+  const read = await readPositions(api, symbolOf);
+  const ts = read.serverTimeMs ?? clock.now();
+  const cash = parseMicros(bal.data.collateral.total);
+  const positions = anchorPositionsOf(read.positions);
+  inventory.anchor(wallet, ts, positions, cash);
+  return { positions: positions.length, cash };
+}
+
+/**
+ * Every `/api/me/positions` row (market ids mapped to symbols) and the server time of the first
+ * page: the platform's figures are as of then.
+ */
+export async function readPositions(api: WalletClient, symbolOf: (marketId: string) => string): Promise<{ positions: Position[]; serverTimeMs: number | undefined }> {
   const first = await api.portfolio.positionsPage();
   const rows: Position[] = [...first.data.positions];
-  let cursor = first.data.nextCursor;
   const seen = new Set<string>();
+  let cursor = first.data.nextCursor;
   while (cursor !== null && cursor !== undefined && cursor !== "" && !seen.has(cursor)) {
     seen.add(cursor);
     const page = await api.portfolio.positionsPage({ cursor });
     rows.push(...page.data.positions);
     cursor = page.data.nextCursor;
   }
-  const ts = first.meta.serverTime ?? clock.now();
-  const cash = parseMicros(bal.data.collateral.total);
-  const positions = anchorPositionsOf(rows.map((p) => ({ ...p, marketId: symbolOf(p.marketId) })));
-  inventory.anchor(wallet, ts, positions, cash);
-  return { positions: positions.length, cash };
-}
-
-/** Every `/api/me/positions` row, market ids mapped to symbols. */
-export async function readPositions(api: WalletClient, symbolOf: (marketId: string) => string): Promise<Position[]> {
-  const out: Position[] = [];
-  for await (const p of api.portfolio.positions()) out.push({ ...p, marketId: symbolOf(p.marketId) });
-  return out;
+  return { positions: rows.map((p) => ({ ...p, marketId: symbolOf(p.marketId) })), serverTimeMs: first.meta.serverTime };
 }

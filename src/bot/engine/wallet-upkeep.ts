@@ -22,6 +22,9 @@ import { isOwnClientOrderId } from "./ids.js";
 import { fencedRecord } from "./instance-fence.js";
 import type { EngineObserver } from "./observer.js";
 import type { ForeignOrderPolicy } from "./shutdown.js";
+import { formatMicros } from "../../core/money.js";
+import type { Position } from "../../wire/index.js";
+import type { Fill } from "../fill-ledger.js";
 import { readPositions } from "./startup.js";
 
 export interface UpkeepContext {
@@ -187,8 +190,7 @@ export class WalletUpkeep {
       // have not yet. Read those rows first, so a settlement is not reported as drift.
       const markets = [...new Set(r.positions.map((d) => d.marketId))];
       if (markets.length > 0) await this.c.refreshMarkets?.(markets).catch(() => undefined);
-      await sync();
-      r = await this.checkDrift(true);
+      r = await this.checkDrift(true, sync);
       if (r === undefined) return;
     }
     const at = this.c.clock.now();
@@ -199,11 +201,20 @@ export class WalletUpkeep {
    * Inventory against /api/me/positions and /api/me/balances. `confirmed`: a second look after a
    * sync (only then are differences counted and logged as warnings). Undefined when a read failed.
    */
-  async checkDrift(confirmed: boolean): Promise<DriftReport | undefined> {
+  async checkDrift(confirmed: boolean, syncAfterRead?: () => Promise<unknown>): Promise<DriftReport | undefined> {
     const c = this.c;
     try {
-      const positions = await readPositions(c.api, (id) => c.symbolOf(id));
+      const read = await readPositions(c.api, (id) => c.symbolOf(id));
       const balances = (await c.api.portfolio.balances()).data;
+      let positions = read.positions;
+      if (syncAfterRead !== undefined) {
+        // The platform's figures are as of the read's server time T; ours move on with every fill.
+        // A sync after the read brings in every fill stamped at or before T (a lost frame, a pull
+        // not yet made); the fills stamped after T are then added to the platform's side, so a
+        // fill landing between the reads and the comparison is not taken for drift.
+        await syncAfterRead();
+        if (read.serverTimeMs !== undefined) positions = [...positions, ...fillsAfter(c.sync.ledger.fills(c.wallet), read.serverTimeMs)];
+      }
       const r = c.inventory.checkAgainst(c.wallet, positions, balances);
       if (!confirmed) return r;
       if (r.positions.length > 0) c.observer.onEvent({ type: "drift", wallet: c.wallet, kind: "positions", count: r.positions.length });
@@ -223,4 +234,17 @@ export class WalletUpkeep {
       return undefined;
     }
   }
+}
+
+/** Position rows (signed quantities) for the fills stamped after `afterMs`: the moves the platform's read did not see yet. */
+export function fillsAfter(fills: readonly Fill[], afterMs: number): Position[] {
+  const moves = new Map<string, { marketId: string; outcome: number; qty: bigint }>();
+  for (const f of fills) {
+    if (f.ts <= afterMs) continue;
+    const k = `${f.marketId}|${f.outcome}`;
+    const m = moves.get(k) ?? { marketId: f.marketId, outcome: f.outcome, qty: 0n };
+    m.qty += f.side === "BUY" ? f.qty : -f.qty;
+    moves.set(k, m);
+  }
+  return [...moves.values()].filter((m) => m.qty !== 0n).map((m): Position => ({ marketId: m.marketId, tokenId: "", outcome: m.outcome, quantity: formatMicros(m.qty), locked: "0", avgPrice: null }));
 }
