@@ -289,6 +289,13 @@ describe("chaos soak: every fault kind, hard kills and restarts", () => {
     expect([...haltsSeen].filter((r) => r === "instance_conflict")).toEqual([]);
   });
 
+  it("raised no reconciliation_drift halt: a slow platform's positions are compared as of their read, after a pull that completed", () => {
+    // Seed 1026 has two latency rules on /api/me/* (0.8 s and 1.4 s) with stream drops at 450-540 s:
+    // before the fix, 3-4 false drift halts pulled every wallet's quotes there.
+    const raised = lives.flatMap((l) => l.d.observer.of("halt").filter((e) => e.action === "raised" && e.reason === "reconciliation_drift"));
+    expect(raised.map((e) => `${e.target} ${e.detail}`)).toEqual([]);
+  });
+
   it("made at most one platform order per clientOrderId, all of them ours", () => {
     for (const w of wallets) {
       const all = h.sim.desk.records.historyPage(w, {}, undefined, 1_000_000).orders;

@@ -29,8 +29,8 @@ export interface WalletBackgroundParts {
 }
 
 export class WalletBackground {
-  private syncing = false;
   private syncAgain = false;
+  private running: Promise<SyncReport | undefined> | undefined;
   private readWake: { at: number; timer: TimerHandle } | undefined;
 
   constructor(private readonly p: WalletBackgroundParts) {}
@@ -64,11 +64,18 @@ export class WalletBackground {
   async sync(reason: string): Promise<SyncReport | undefined> {
     const p = this.p;
     if (!p.ready() && reason !== "final") return undefined;
-    if (this.syncing) {
+    if (this.running !== undefined) {
+      // The run going on repeats once more, so the caller gets a full pass that began after its
+      // request: a drift check or the dead-man switch must not compare before the pull is done.
       this.syncAgain = true;
-      return undefined;
+      return this.running;
     }
-    this.syncing = true;
+    this.running = this.runSync(reason);
+    return this.running;
+  }
+
+  private async runSync(reason: string): Promise<SyncReport | undefined> {
+    const p = this.p;
     let report: SyncReport | undefined;
     try {
       do {
@@ -81,7 +88,7 @@ export class WalletBackground {
     } catch (e) {
       p.log.warn({ reason, err: e instanceof Error ? e.message : String(e) }, "wallet reconciliation failed");
     } finally {
-      this.syncing = false;
+      this.running = undefined;
     }
     p.afterSync();
     return report;
