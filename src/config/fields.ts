@@ -11,7 +11,7 @@ import { privateKeyToAddress } from "viem/accounts";
 import { z } from "zod";
 import { isValidPrice } from "../core/amounts.js";
 import { MoneyError, formatMicros, parseMicros, type Micros } from "../core/money.js";
-import { readKeyFile, tooOpenMessage } from "../signing/key-file.js";
+import { readKeyFile, tooOpenMessage } from "./key-file.js";
 import { hasReference, interpolate, secretReference, type Env } from "./interpolate.js";
 import { Secret } from "./secret.js";
 

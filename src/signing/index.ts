@@ -5,6 +5,6 @@ export * from "./eip712.js";
 export * from "./salt.js";
 export * from "./order-builder.js";
 export * from "./signer.js";
-export * from "./key-file.js";
+export * from "../config/key-file.js";
 export * from "./verify.js";
 export * from "./diagnose.js";

@@ -10,7 +10,7 @@ import { hexToBytes } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { orderDigest } from "./eip712.js";
 import { SigningError } from "./errors.js";
-import { readKeyFile, tooOpenMessage } from "./key-file.js";
+import { readKeyFile, tooOpenMessage } from "../config/key-file.js";
 import { signDigestBytes } from "./secp256k1.js";
 import type { BuiltOrder } from "./order-builder.js";
 import { isAddress, type Address, type Hex, type OrderDomain, type OrderStruct } from "./types.js";

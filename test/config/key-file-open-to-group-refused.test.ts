@@ -6,7 +6,7 @@
 import { chmodSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../src/config/index.js";
-import { readKeyFile } from "../../src/signing/key-file.js";
+import { readKeyFile } from "../../src/config/key-file.js";
 import { SigningError, WalletSigner } from "../../src/signing/index.js";
 import { ADDRESS_1, ADMIN_TOKEN, API_KEY, KEY_1, LIVE_MIN_ENV, liveYaml, tempDir } from "./fixtures.js";
 

@@ -1,0 +1,63 @@
+/**
+ * The architecture as rules (docs/architecture.md, "Layers"): an import points down the layer list,
+ * and nothing imports in a circle. `npm run depcheck` (run by .ci/run) fails on any NEW violation;
+ * the violations that exist today are listed in .dependency-cruiser-known-violations.json, each one
+ * named in docs/architecture.md, and are to be removed (issue 11), never added to.
+ */
+const LAYERS = [
+  "src/cli",
+  "src/backtest",
+  "src/bot",
+  "strategies",
+  "src/metrics",
+  "src/api",
+  "src/stream",
+  "src/signing",
+  "src/ratelimit",
+  "src/sim",
+  "src/wire",
+  "src/config",
+  "src/log",
+  "src/core",
+];
+
+/** Upward imports the architecture allows (docs/architecture.md says why). */
+const ALLOWED_UP = {
+  // Risk and quote types are read by the metrics and the strategies.
+  "src/metrics": ["src/bot/risk", "src/bot/quotes\\.ts"],
+  strategies: ["src/bot/risk", "src/bot/quotes\\.ts"],
+};
+
+const slashes = (p) => p.replace(/\//g, "\\/");
+
+const layerRules = LAYERS.map((layer, i) => {
+  const above = LAYERS.slice(0, i);
+  if (above.length === 0) return undefined;
+  const allowed = (ALLOWED_UP[layer] ?? []).map((p) => `^${slashes(p)}`);
+  return {
+    name: `layer-${layer.replace(/^src\//, "")}`,
+    comment: `${layer} imports only from layers below it (docs/architecture.md)`,
+    severity: "error",
+    from: { path: `^${slashes(layer)}/` },
+    to: { path: `^(${above.map(slashes).join("|")})/`, ...(allowed.length > 0 ? { pathNot: allowed } : {}) },
+  };
+}).filter((r) => r !== undefined);
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "modules import each other in a circle",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|dist|test|bench)/" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+  },
+};
