@@ -8,7 +8,7 @@
  */
 import { compareIds } from "../core/natural-order.js";
 import type { Micros } from "../core/money.js";
-import type { Fill, TradeCursor } from "./fill-ledger.js";
+import type { Fill, TradeCursor } from "./fill-types.js";
 
 /** What a set of fills of one wallet, market and outcome adds up to. Notionals are exact (micro²). */
 export interface FillTotals {

@@ -52,33 +52,10 @@
  */
 import { compareIds } from "../core/natural-order.js";
 import type { Micros } from "../core/money.js";
-import type { Side } from "../core/amounts.js";
 import { FillCheckpoint, addToTotals, emptyTotals, mergeTotals, type TotalsRow } from "./fill-checkpoint.js";
+import type { Fill, FillSource, TradeCursor } from "./fill-types.js";
 
-export type FillRoleView = "maker" | "taker" | "unknown";
-export type FillSource = "stream" | "trades_pull" | "order_read" | "placement";
-
-/** One fill of one of our orders, in our order's terms (our outcome, side and price). */
-export interface Fill {
-  tradeId: string;
-  /** Lower-cased. */
-  wallet: string;
-  orderId: string;
-  clientOrderId?: string;
-  marketId: string;
-  outcome: number;
-  side: Side;
-  /** Micros per share. */
-  price: Micros;
-  /** Micro-shares, > 0. */
-  qty: Micros;
-  /** Settlement micros we paid for this fill (0 for makers unless the row says otherwise). */
-  fee: Micros;
-  role: FillRoleView;
-  /** Epoch ms: trade time for pulled rows, `serverTs` for stream frames. */
-  ts: number;
-  source: FillSource;
-}
+export type { Fill, FillRoleView, FillSource, TradeCursor } from "./fill-types.js";
 
 export type AddStatus = "added" | "duplicate" | "merged" | "conflict";
 
@@ -92,11 +69,6 @@ export interface AddResult {
   fields?: (keyof Fill)[];
   /** On `duplicate`: the key was not held but the fill is at or below the wallet's watermark. */
   compacted?: boolean;
-}
-
-export interface TradeCursor {
-  ts: number;
-  tradeId: string;
 }
 
 export interface FillMismatch {

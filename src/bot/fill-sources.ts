@@ -7,7 +7,7 @@ import { ONE, parseMicros } from "../core/money.js";
 import type { Side } from "../core/amounts.js";
 import type { UserFillFrame } from "../wire/frames.js";
 import { placementTradeRow, type MyTrade } from "../wire/orders.js";
-import type { Fill } from "./fill-ledger.js";
+import type { Fill } from "./fill-types.js";
 
 function parseTs(iso: string): number {
   const t = Date.parse(iso);
