@@ -24,8 +24,8 @@ const LAYERS = [
 /** Upward imports the architecture allows (docs/architecture.md says why). */
 const ALLOWED_UP = {
   // Risk and quote types are read by the metrics and the strategies.
-  "src/metrics": ["src/bot/risk", "src/bot/quotes\\.ts"],
-  strategies: ["src/bot/risk", "src/bot/quotes\\.ts"],
+  "src/metrics": ["src/bot/risk", "src/bot/quote/quotes\\.ts"],
+  strategies: ["src/bot/risk", "src/bot/quote/quotes\\.ts"],
 };
 
 const slashes = (p) => p.replace(/\//g, "\\/");

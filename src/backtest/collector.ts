@@ -15,7 +15,7 @@
  */
 import { absMicros, type Micros } from "../core/money.js";
 import type { EngineEvent, EngineObserver } from "../bot/engine/observer.js";
-import type { Inventory } from "../bot/inventory.js";
+import type { Inventory } from "../bot/fills/inventory.js";
 
 export interface OrderCounts {
   placed: number;

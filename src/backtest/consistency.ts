@@ -6,7 +6,7 @@
  * fee, and the role when both sides know it). Equal lists mean every PnL figure of the report is
  * computed from exactly the trades the platform executed.
  */
-import { fillKey, type Fill } from "../bot/fill-ledger.js";
+import { fillKey, type Fill } from "../bot/fills/fill-ledger.js";
 import type { Simulator } from "../sim/simulator.js";
 import type { ConsistencyReport, FillRef } from "./types.js";
 

@@ -5,8 +5,8 @@
  * rounds once instead of per market and can differ from it by a few micros).
  */
 import { SCALE, absMicros, divRound, formatMicros, type Micros } from "../core/money.js";
-import type { Fill } from "../bot/fill-ledger.js";
-import type { Inventory, Marks, PnlSummary } from "../bot/inventory.js";
+import type { Fill } from "../bot/fills/fill-ledger.js";
+import type { Inventory, Marks, PnlSummary } from "../bot/fills/inventory.js";
 import { emptyOrderCounts, formatUptime, type BacktestCollector, type OrderCounts } from "./collector.js";
 import type { MarketMark } from "./marks.js";
 import type { FillFigures, MarketFigures, OrderFigures, OutcomeInventory, PnlFigures, TotalFigures } from "./types.js";

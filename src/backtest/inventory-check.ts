@@ -12,7 +12,7 @@
  *   checked the same way.
  */
 import { formatMicros, type Micros } from "../core/money.js";
-import type { Inventory } from "../bot/inventory.js";
+import type { Inventory } from "../bot/fills/inventory.js";
 import type { Simulator } from "../sim/simulator.js";
 import type { InventoryCheck, PositionDifference } from "./types.js";
 

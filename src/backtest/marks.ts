@@ -19,7 +19,7 @@
  * that trade. An unsettled market's mark older than STALE_MARK_MS at the end of trading is stale.
  */
 import { ONE, divRound, formatMicros, type Micros } from "../core/money.js";
-import type { Marks } from "../bot/inventory.js";
+import type { Marks } from "../bot/fills/inventory.js";
 import type { Simulator } from "../sim/simulator.js";
 import type { MarkReport, MarkSource } from "./types.js";
 

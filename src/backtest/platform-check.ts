@@ -10,7 +10,7 @@
  * marks and the PnL arithmetic on top.
  */
 import { SCALE, divRound, formatMicros, parseMicros, type Micros } from "../core/money.js";
-import type { Marks } from "../bot/inventory.js";
+import type { Marks } from "../bot/fills/inventory.js";
 import type { Simulator } from "../sim/simulator.js";
 import type { PlatformCheck, TotalFigures } from "./types.js";
 

@@ -132,7 +132,7 @@ function quotingSchema() {
     .prefault({});
 }
 
-/** Load shedding when the event loop falls behind (src/bot/engine/load-shedder.ts). */
+/** Load shedding when the event loop falls behind (src/bot/guards/load-shedder.ts). */
 function capacitySchema() {
   return z
     .strictObject({

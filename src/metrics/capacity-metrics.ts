@@ -1,5 +1,5 @@
 /**
- * The load shedder's state as metrics, read at scrape time (src/bot/engine/capacity-guard.ts):
+ * The load shedder's state as metrics, read at scrape time (src/bot/guards/capacity-guard.ts):
  *
  *   mm_load_shed_level     0 normal, 1 quote refresh widened, 1 + n with n batches of markets shed
  *   mm_load_shed_markets   markets shed now (each also holds a market-scope `capacity` halt)

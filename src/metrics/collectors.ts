@@ -8,7 +8,7 @@
  * sums into "other"); PnL only reads them.
  */
 import type { BreakerStats } from "../api/breaker.js";
-import type { TrackerCounters } from "../bot/order-tracker-types.js";
+import type { TrackerCounters } from "../bot/orders/order-tracker-types.js";
 import type { Halt } from "../bot/risk/types.js";
 import { HALT_REASONS } from "../bot/risk/types.js";
 import type { BucketStats } from "../ratelimit/gate.js";

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { backtestCommand, type BacktestIo } from "../../src/cli/backtest.js";
 import { parseMicros } from "../../src/core/money.js";
-import type { Fill } from "../../src/bot/fill-ledger.js";
+import type { Fill } from "../../src/bot/fills/fill-ledger.js";
 import { compareFillLists, comparablePart, formatSummary, platformFills, reportJson, runBacktest, type BacktestReport } from "../../src/backtest/index.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));

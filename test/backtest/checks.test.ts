@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ONE, parseMicros, type Micros } from "../../src/core/money.js";
-import { Inventory, type InventoryFill } from "../../src/bot/inventory.js";
+import { Inventory, type InventoryFill } from "../../src/bot/fills/inventory.js";
 import type { Simulator } from "../../src/sim/simulator.js";
 import { haltSummary, inventoryCheck, marketMark, marketPnl, problemsAndWarnings, type BacktestReport } from "../../src/backtest/index.js";
 import { formatMark } from "../../src/backtest/marks.js";

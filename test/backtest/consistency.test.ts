@@ -3,7 +3,7 @@
  * fails and is named; an unknown role is counted, not failed.
  */
 import { describe, expect, it } from "vitest";
-import type { Fill } from "../../src/bot/fill-ledger.js";
+import type { Fill } from "../../src/bot/fills/fill-ledger.js";
 import { compareFillLists, describeConsistency, LISTED_DIFFERENCES } from "../../src/backtest/consistency.js";
 
 const W = "0x00000000000000000000000000000000000000aa";

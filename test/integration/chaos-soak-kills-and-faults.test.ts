@@ -20,7 +20,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Rng } from "../../src/core/rng.js";
-import { isTerminal } from "../../src/bot/order-states.js";
+import { isTerminal } from "../../src/bot/orders/order-states.js";
 import { FAULT_KINDS, type FaultKind, type FaultRuleInput } from "../../src/sim/platform/index.js";
 import type { Balances, Position } from "../../src/wire/index.js";
 import type { ShutdownReport } from "../../src/bot/engine/daemon.js";

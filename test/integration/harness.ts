@@ -17,7 +17,7 @@ import { Simulator } from "../../src/sim/simulator.js";
 import { WsHub } from "../../src/sim/ws/hub.js";
 import { createDaemon, type Daemon, type DaemonDeps } from "../../src/bot/engine/daemon.js";
 import { RecordingObserver } from "../../src/bot/engine/observer.js";
-import type { Fill } from "../../src/bot/fill-ledger.js";
+import type { Fill } from "../../src/bot/fills/fill-ledger.js";
 import { privateKeyToAddress } from "viem/accounts";
 
 export const START = Date.UTC(2026, 5, 1, 12, 0, 0);

@@ -16,7 +16,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TransportError, type HttpRequest, type HttpResponse, type Transport } from "../../src/api/transport.js";
 import type { ShutdownReport } from "../../src/bot/engine/daemon.js";
-import { notRecordedWindowMs } from "../../src/bot/order-tracker.js";
+import { notRecordedWindowMs } from "../../src/bot/orders/order-tracker.js";
 import type { VirtualClock } from "../../src/core/clock.js";
 import { daemonConfig, makeDaemon, run, settle, startSim, walletAddress, type DaemonHarness, type SimHarness } from "./harness.js";
 

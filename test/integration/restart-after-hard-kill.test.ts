@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Rng } from "../../src/core/rng.js";
-import { parseClientOrderId } from "../../src/bot/engine/ids.js";
+import { parseClientOrderId } from "../../src/bot/orders/ids.js";
 import { daemonConfig, makeDaemon, platformOpenOrders, run, settle, simFills, startSim, walletAddress, type DaemonHarness, type SimHarness } from "./harness.js";
 import type { ShutdownReport } from "../../src/bot/engine/daemon.js";
 

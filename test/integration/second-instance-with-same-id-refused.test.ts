@@ -14,8 +14,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { Rng } from "../../src/core/rng.js";
-import { parseClientOrderId } from "../../src/bot/engine/ids.js";
-import { InstanceConflictError } from "../../src/bot/engine/instance-fence.js";
+import { parseClientOrderId } from "../../src/bot/orders/ids.js";
+import { InstanceConflictError } from "../../src/bot/guards/instance-fence.js";
 import type { Daemon } from "../../src/bot/engine/daemon.js";
 import { daemonConfig, makeDaemon, platformOpenOrders, RecordingTransport, run, settle, startSim, walletAddress, type SimHarness } from "./harness.js";
 

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { complementPrice } from "../../src/core/amounts.js";
-import type { StrategyInput, TradeView } from "../../src/bot/quotes.js";
+import type { StrategyInput, TradeView } from "../../src/bot/quote/quotes.js";
 import type * as Registry from "../../strategies/registry.js";
 import { daemonConfig, makeDaemon, run, settle, startSim, type DaemonHarness, type SimHarness } from "./harness.js";
 

@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TransportError, type HttpRequest, type HttpResponse, type Transport } from "../../src/api/transport.js";
 import type { ShutdownReport } from "../../src/bot/engine/daemon.js";
-import type { TrackerEvent, Transition } from "../../src/bot/order-tracker.js";
+import type { TrackerEvent, Transition } from "../../src/bot/orders/order-tracker.js";
 import type { VirtualClock } from "../../src/core/clock.js";
-import { NOT_RECORDED_AFTER_MS } from "../../src/bot/order-tracker.js";
+import { NOT_RECORDED_AFTER_MS } from "../../src/bot/orders/order-tracker.js";
 import { daemonConfig, makeDaemon, platformOpenOrders, run, settle, startSim, walletAddress, type DaemonHarness, type SimHarness } from "./harness.js";
 
 const PLACE_PATHS = new Set(["/api/orders/place", "/api/orders/place-batch"]);

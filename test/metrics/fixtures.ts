@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { CircuitBreaker } from "../../src/api/breaker.js";
-import { emptyCounters } from "../../src/bot/order-tracker-types.js";
+import { emptyCounters } from "../../src/bot/orders/order-tracker-types.js";
 import { Risk } from "../../src/bot/risk/index.js";
 import { parseConfig, type Config } from "../../src/config/index.js";
 import { VirtualClock } from "../../src/core/clock.js";

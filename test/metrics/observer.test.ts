@@ -4,7 +4,7 @@ import { TransportError, type HttpRequest, type Transport } from "../../src/api/
 import { Risk } from "../../src/bot/risk/index.js";
 import { VirtualClock } from "../../src/core/clock.js";
 import { parseMicros } from "../../src/core/money.js";
-import { emptyCounters } from "../../src/bot/order-tracker-types.js";
+import { emptyCounters } from "../../src/bot/orders/order-tracker-types.js";
 import { DaemonMetrics, MetricsObserver, TRACKER_ANOMALY_KINDS, instrumentTransport, trackTrackerAnomalies } from "../../src/metrics/index.js";
 import { limits } from "../bot/risk/fixtures.js";
 import { streamStats } from "./fixtures.js";

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isValidPrice } from "../../src/core/amounts.js";
-import type { BookView, PositionView } from "../../src/bot/quotes.js";
+import type { BookView, PositionView } from "../../src/bot/quote/quotes.js";
 import { createStrategyRunner, strategyNames } from "../../strategies/index.js";
 import { BOOK, book, input, m, run, yes, yesView } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BookView } from "../../src/bot/quotes.js";
+import type { BookView } from "../../src/bot/quote/quotes.js";
 import { asInputs, asModel, avellanedaStoikovParamsSchema, horizonUnits } from "../../strategies/index.js";
 import { book, input, m, run, runSeries, yes, yesView } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 /** Context builders and a YES-space view of quotes for the strategy tests. */
 import { complementPrice } from "../../src/core/amounts.js";
 import { parseMicros, type Micros } from "../../src/core/money.js";
-import type { BookView, DesiredQuote, PositionView, StrategyInput } from "../../src/bot/quotes.js";
+import type { BookView, DesiredQuote, PositionView, StrategyInput } from "../../src/bot/quote/quotes.js";
 import { createStrategyRunner, type StepResult } from "../../strategies/index.js";
 
 export const m = (s: string): Micros => parseMicros(s);

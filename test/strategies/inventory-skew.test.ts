@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BookView } from "../../src/bot/quotes.js";
+import type { BookView } from "../../src/bot/quote/quotes.js";
 import { inventorySkew, inventorySkewModel, inventorySkewParamsSchema, type InventorySkewState } from "../../strategies/index.js";
 import { book, input, m, no, run, runSeries, yes, yesView } from "./helpers.js";
 

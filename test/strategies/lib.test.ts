@@ -13,7 +13,7 @@ import {
   snapBidDown,
   volatility,
 } from "../../strategies/lib.js";
-import type { TradeView } from "../../src/bot/quotes.js";
+import type { TradeView } from "../../src/bot/quote/quotes.js";
 import { BOOK, book, m } from "./helpers.js";
 
 const trade = (price: string, ts: number): TradeView => ({ price: m(price), size: m("5"), side: "BUY", ts });

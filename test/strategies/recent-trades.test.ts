@@ -1,6 +1,6 @@
 /** The public tape (`recentTrades`) as a reference price when the book has neither a mid nor a last trade. */
 import { describe, expect, it } from "vitest";
-import type { TradeView } from "../../src/bot/quotes.js";
+import type { TradeView } from "../../src/bot/quote/quotes.js";
 import { strategyNames } from "../../strategies/index.js";
 import { BOOK, book, input, m, run, yesView } from "./helpers.js";
 

@@ -13,7 +13,7 @@ import type { CancelManyOutcome, CancelOutcome as ApiCancelOutcome, WalletClient
 import type { Clock } from "../../core/clock.js";
 import { parseMicros } from "../../core/money.js";
 import type { Logger } from "../../log/index.js";
-import { isTerminal, type CancelOutcome, type OrderTracker, type TrackerEvent, type Transition } from "../order-tracker.js";
+import { isTerminal, type CancelOutcome, type OrderTracker, type TrackerEvent, type Transition } from "../orders/order-tracker.js";
 import { codeOf, errorText } from "./errors.js";
 import type { EngineObserver } from "./observer.js";
 

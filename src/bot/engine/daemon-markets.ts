@@ -6,11 +6,11 @@
  */
 import type { Clock, TimerHandle } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
-import type { Inventory } from "../inventory.js";
-import type { MarketDataSource } from "./market-data.js";
-import type { MarketRegistry } from "./market-registry.js";
-import { quotedOutcomes } from "./quote-cycle.js";
-import type { RestTradeFeed } from "./trade-feed.js";
+import type { Inventory } from "../fills/inventory.js";
+import type { MarketDataSource } from "../market/market-data.js";
+import type { MarketRegistry } from "../market/market-registry.js";
+import { quotedOutcomes } from "../quote/quote-cycle.js";
+import type { RestTradeFeed } from "../market/trade-feed.js";
 import type { WalletRunner } from "./wallet-runner.js";
 
 /** Longest single timer (node's setTimeout overflows past 2^31 ms). */

@@ -12,13 +12,13 @@ import type { Config } from "../../config/index.js";
 import type { Logger } from "../../log/index.js";
 import { RateGate, bucketsFor } from "../../ratelimit/index.js";
 import type { DaemonDeps } from "./daemon-types.js";
-import { RestBookPoller, type EventSeq } from "./market-data.js";
-import { MarketRegistry } from "./market-registry.js";
+import { RestBookPoller, type EventSeq } from "../market/market-data.js";
+import { MarketRegistry } from "../market/market-registry.js";
 import type { EngineObserver } from "./observer.js";
 import type { DaemonOps } from "./ops.js";
-import type { AuthWatch } from "./auth-watch.js";
-import type { RestHealth } from "./rest-health.js";
-import { RestTradeFeed } from "./trade-feed.js";
+import type { AuthWatch } from "../guards/auth-watch.js";
+import type { RestHealth } from "../guards/rest-health.js";
+import { RestTradeFeed } from "../market/trade-feed.js";
 import type { EngineTuning } from "./tuning.js";
 import { connectorFor } from "./wallet-stream.js";
 

@@ -8,7 +8,7 @@ import type { Clock, TimerHandle } from "../../core/clock.js";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../log/index.js";
 import type { MarketTimeline } from "./daemon-markets.js";
-import type { MarketRegistry } from "./market-registry.js";
+import type { MarketRegistry } from "../market/market-registry.js";
 import type { EngineTuning } from "./tuning.js";
 import type { WalletRunner } from "./wallet-runner.js";
 

@@ -6,7 +6,7 @@ import type { Logger } from "../../log/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
 import type { SaltSource } from "../../signing/index.js";
 import type { EngineObserver } from "./observer.js";
-import type { RiskHook } from "./risk-hook.js";
+import type { RiskHook } from "../risk/risk-hook.js";
 import type { WalletShutdownReport } from "./shutdown.js";
 import type { EngineTuning } from "./tuning.js";
 

@@ -4,14 +4,14 @@
  * the daemon shares between them (markets, data, ledger, inventory, gate, risk, strategy).
  */
 import type { PartnerClient } from "../../api/index.js";
-import { notRecordedWindowMs } from "../order-tracker.js";
+import { notRecordedWindowMs } from "../orders/order-tracker.js";
 import type { Rng } from "../../core/rng.js";
 import type { Config } from "../../config/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
 import { WalletSigner } from "../../signing/index.js";
 import { createStrategyRunner } from "../../../strategies/registry.js";
-import { ClientOrderIds } from "./ids.js";
-import type { TradeSource } from "./trade-feed.js";
+import { ClientOrderIds } from "../orders/ids.js";
+import type { TradeSource } from "../market/trade-feed.js";
 import { WalletRunner } from "./wallet-runner.js";
 import type { WalletRunnerOptions } from "./wallet-types.js";
 

@@ -4,7 +4,7 @@
  */
 import type { Micros } from "../../core/money.js";
 import type { EngineStateSource } from "../../metrics/collectors.js";
-import type { Inventory, Marks } from "../inventory.js";
+import type { Inventory, Marks } from "../fills/inventory.js";
 import type { WalletRunner } from "./wallet-runner.js";
 
 export interface EngineStateParts {

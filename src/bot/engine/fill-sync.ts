@@ -21,10 +21,10 @@ import { isApiError } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { OrderRecord } from "../../wire/index.js";
-import { fillFromMyTrade, readOrderTrades, type Fill, type FillLedger } from "../fill-ledger.js";
-import type { OrderTracker, ReadNeed, TrackerEvent, Transition } from "../order-tracker.js";
-import { isOwnClientOrderId } from "./ids.js";
-import { fencedRecord, type InstanceFence } from "./instance-fence.js";
+import { fillFromMyTrade, readOrderTrades, type Fill, type FillLedger } from "../fills/fill-ledger.js";
+import type { OrderTracker, ReadNeed, TrackerEvent, Transition } from "../orders/order-tracker.js";
+import { isOwnClientOrderId } from "../orders/ids.js";
+import { fencedRecord, type InstanceFence } from "../guards/instance-fence.js";
 import type { EngineObserver } from "./observer.js";
 
 export interface SyncContext {

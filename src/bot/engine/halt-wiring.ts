@@ -1,24 +1,13 @@
 /**
- * Small pieces between the risk facade and the daemon: the facade's tuning from the config, a
- * halt change as an EngineEvent, which cycles a change must re-run, and the kill switch's report.
+ * Small pieces between the risk facade and the daemon: a halt change as an EngineEvent, which
+ * cycles a change must re-run, and the kill switch's report.
  */
-import type { Config } from "../../config/index.js";
 import type { Logger } from "../../log/index.js";
-import type { HaltChange, HaltScope, RiskTuning } from "../risk/types.js";
+import type { HaltChange, HaltScope } from "../risk/types.js";
 import { scopeTarget } from "../risk/types.js";
-import type { CoreRisk } from "./core-risk.js";
+import type { CoreRisk } from "../risk/core-risk.js";
 import type { EngineEvent, EngineObserver } from "./observer.js";
 import type { WalletRunner } from "./wallet-runner.js";
-
-/** The facade's tuning from the config's risk section (the rest of it is the limits). */
-export function riskTuningOf(r: Config["risk"]): Partial<RiskTuning> {
-  return {
-    driftTolerance: r.driftTolerance,
-    rejectQuietMs: r.rejectQuietSec * 1000,
-    explainedRejectCodes: r.explainedRejectCodes,
-    minQuoteSize: r.minQuoteSize,
-  };
-}
 
 export function haltEvent(c: HaltChange): EngineEvent {
   const h = c.halt;

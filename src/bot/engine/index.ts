@@ -21,17 +21,17 @@ export {
   type StreamState,
   type WalletState,
 } from "./observer.js";
-export { PASS_THROUGH_RISK, chainRisk, type EngineView, type RiskContext, type RiskHook } from "./risk-hook.js";
-export { CoreRisk, buildCoreRisk, haltLabel, type CoreRiskOptions, type CoreRiskParts } from "./core-risk.js";
-export { RiskWatch, type ObservationSources } from "./risk-observations.js";
-export { HaltControl, riskTuningOf, type KillReport } from "./halt-wiring.js";
+export { PASS_THROUGH_RISK, chainRisk, type EngineView, type RiskContext, type RiskHook } from "../risk/risk-hook.js";
+export { CoreRisk, buildCoreRisk, haltLabel, riskTuningOf, type CoreRiskOptions, type CoreRiskParts } from "../risk/core-risk.js";
+export { RiskWatch, type ObservationSources } from "../risk/risk-observations.js";
+export { HaltControl, type KillReport } from "./halt-wiring.js";
 export { DaemonOps, type OpsOptions } from "./ops.js";
 export { engineStateSource, type EngineStateParts } from "./engine-state.js";
 export { formatStatusLine, type DaemonStatus, type PnlFigures } from "./status.js";
-export { ClientOrderIds, isOwnClientOrderId, parseClientOrderId, sessionTag, type ParsedClientOrderId } from "./ids.js";
-export { EventSeq, RestBookPoller, bookViewOf, type BookSnapshot, type MarketDataSource, type RestPollerOptions } from "./market-data.js";
-export { assignMarkets, selectMarkets, type Assignment, type Candidate, type CandidateSource, type Selection } from "./market-selection.js";
-export { MarketRegistry, type MarketEntry, type SelectionChange } from "./market-registry.js";
+export { ClientOrderIds, isOwnClientOrderId, parseClientOrderId, sessionTag, type ParsedClientOrderId } from "../orders/ids.js";
+export { EventSeq, RestBookPoller, bookViewOf, type BookSnapshot, type MarketDataSource, type RestPollerOptions } from "../market/market-data.js";
+export { assignMarkets, selectMarkets, type Assignment, type Candidate, type CandidateSource, type Selection } from "../market/market-selection.js";
+export { MarketRegistry, type MarketEntry, type SelectionChange } from "../market/market-registry.js";
 export { shutdownExitCode, type ForeignOrderPolicy, type WalletShutdownReport } from "./shutdown.js";
 export { DEMO_COLLATERAL, defaultDemoConfigPath, scenarioWithWallets, startEmbeddedSimulator, type EmbeddedSimulator } from "./demo.js";
 export type { WalletStatus } from "./wallet-types.js";

@@ -7,8 +7,8 @@
 import type { Side } from "../../core/amounts.js";
 import type { Micros } from "../../core/money.js";
 import type { HandlingClass } from "../../wire/index.js";
-import type { Fill } from "../fill-ledger.js";
-import type { MarketPhase } from "../quotes.js";
+import type { Fill } from "../fills/fill-ledger.js";
+import type { MarketPhase } from "../quote/quotes.js";
 
 export type StreamState = "connected" | "subscribed" | "disconnected" | "reconnecting";
 export type WalletState = "starting" | "onboarding" | "ready" | "stopping" | "stopped" | "abandoned";

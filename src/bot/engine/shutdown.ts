@@ -20,10 +20,10 @@
 import { DEFAULT_CANCEL_RETRY_SEC, type WalletClient } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
-import type { CancelOutcome, OrderTracker, TrackedOrder, TrackerEvent, Transition } from "../order-tracker.js";
-import { NOT_RECORDED, isTerminal } from "../order-tracker.js";
+import type { CancelOutcome, OrderTracker, TrackedOrder, TrackerEvent, Transition } from "../orders/order-tracker.js";
+import { NOT_RECORDED, isTerminal } from "../orders/order-tracker.js";
 import { endedByRefusal, trackCancelAnswer } from "./cancel-sender.js";
-import { isOwnClientOrderId } from "./ids.js";
+import { isOwnClientOrderId } from "../orders/ids.js";
 import { problemOf, type FinalWalk, type Problem, type UnconfirmedOrder, type WalletShutdownReport } from "./shutdown-report.js";
 
 export { UNCONFIRMED_REASONS, describeUnconfirmed, isClean, shutdownExitCode, type UnconfirmedOrder, type UnconfirmedReason, type WalletShutdownReport } from "./shutdown-report.js";

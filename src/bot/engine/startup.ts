@@ -18,7 +18,7 @@ import type { Rng } from "../../core/rng.js";
 import type { Logger } from "../../log/index.js";
 import type { PlatformContracts } from "../../signing/index.js";
 import type { FeeConfig, Position } from "../../wire/index.js";
-import { anchorPositionsOf, type Inventory } from "../inventory.js";
+import { anchorPositionsOf, type Inventory } from "../fills/inventory.js";
 
 export interface PlatformInfo {
   contracts: PlatformContracts;

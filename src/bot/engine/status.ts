@@ -2,11 +2,11 @@
  * The daemon's status snapshot and the one-line summary the demo prints every few seconds.
  */
 import { ONE, formatFixed, type Micros } from "../../core/money.js";
-import type { FillLedger } from "../fill-ledger.js";
-import type { Inventory, Marks } from "../inventory.js";
-import type { MarketDataSource } from "./market-data.js";
-import { midOf } from "./quote-cycle.js";
-import type { MarketRegistry } from "./market-registry.js";
+import type { FillLedger } from "../fills/fill-ledger.js";
+import type { Inventory, Marks } from "../fills/inventory.js";
+import type { MarketDataSource } from "../market/market-data.js";
+import { midOf } from "../quote/quote-cycle.js";
+import type { MarketRegistry } from "../market/market-registry.js";
 import type { WalletStatus } from "./wallet-types.js";
 
 export interface PnlFigures {

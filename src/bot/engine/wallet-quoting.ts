@@ -9,14 +9,14 @@
  * executor.execute): keep it free of extra awaits and allocations.
  */
 import type { TimerHandle } from "../../core/clock.js";
-import { isTerminal, type OrderTracker } from "../order-tracker.js";
+import { isTerminal, type OrderTracker } from "../orders/order-tracker.js";
 import type { OrderExecutor } from "./executor.js";
-import { signingMarketOf } from "./market-registry.js";
+import { signingMarketOf } from "../market/market-registry.js";
 import type { CycleTrigger } from "./observer.js";
-import type { OwnOrderLog } from "./own-orders.js";
-import type { PresignWarmer } from "./presign.js";
-import type { RiskContext } from "./risk-hook.js";
-import { planCycle } from "./wallet-cycle.js";
+import type { OwnOrderLog } from "../quote/own-orders.js";
+import type { PresignWarmer } from "../orders/presign.js";
+import type { RiskContext } from "../risk/risk-hook.js";
+import { planCycle } from "../quote/wallet-cycle.js";
 import type { WalletRunnerOptions } from "./wallet-types.js";
 
 /** Trading buckets are per second: deferred work is retried after this. */

@@ -1,5 +1,5 @@
 /** The options and status of a WalletRunner (wallet-runner.ts). */
-import type { TradeSource } from "./trade-feed.js";
+import type { TradeSource } from "../market/trade-feed.js";
 import type { SecretLike, SocketConnector, WalletClient } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
@@ -7,18 +7,18 @@ import type { Logger } from "../../log/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
 import type { SaltSource, WalletSigner } from "../../signing/index.js";
 import type { StrategyRunner } from "../../../strategies/registry.js";
-import type { FillLedger } from "../fill-ledger.js";
-import type { Inventory } from "../inventory.js";
-import type { ClientOrderIds } from "./ids.js";
-import type { InstanceFence } from "./instance-fence.js";
-import type { EventSeq, MarketDataSource } from "./market-data.js";
-import type { MarketRegistry } from "./market-registry.js";
-import type { TrackerSizes } from "../order-tracker.js";
+import type { FillLedger } from "../fills/fill-ledger.js";
+import type { Inventory } from "../fills/inventory.js";
+import type { ClientOrderIds } from "../orders/ids.js";
+import type { InstanceFence } from "../guards/instance-fence.js";
+import type { EventSeq, MarketDataSource } from "../market/market-data.js";
+import type { MarketRegistry } from "../market/market-registry.js";
+import type { TrackerSizes } from "../orders/order-tracker.js";
 import type { EngineObserver, WalletState } from "./observer.js";
-import type { EngineView, RiskHook } from "./risk-hook.js";
+import type { EngineView, RiskHook } from "../risk/risk-hook.js";
 import type { PlatformInfo } from "./startup.js";
 import type { EngineTuning } from "./tuning.js";
-import type { QuotingParams } from "./wallet-cycle.js";
+import type { QuotingParams } from "../quote/wallet-cycle.js";
 
 export interface WalletRunnerOptions {
   index: number;

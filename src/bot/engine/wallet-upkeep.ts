@@ -14,17 +14,17 @@ import type { WalletClient } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { OrderRecord } from "../../wire/index.js";
-import type { DriftReport, Inventory } from "../inventory.js";
-import { RETIRED_KEEP_MS, type OrderTracker } from "../order-tracker.js";
+import type { DriftReport, Inventory } from "../fills/inventory.js";
+import { RETIRED_KEEP_MS, type OrderTracker } from "../orders/order-tracker.js";
 import { errorText } from "./errors.js";
 import { cancelUntracked, resolveReads, type SyncContext } from "./fill-sync.js";
-import { isOwnClientOrderId } from "./ids.js";
-import { fencedRecord } from "./instance-fence.js";
+import { isOwnClientOrderId } from "../orders/ids.js";
+import { fencedRecord } from "../guards/instance-fence.js";
 import type { EngineObserver } from "./observer.js";
 import type { ForeignOrderPolicy } from "./shutdown.js";
 import { formatMicros } from "../../core/money.js";
 import type { Position } from "../../wire/index.js";
-import type { Fill } from "../fill-ledger.js";
+import type { Fill } from "../fills/fill-ledger.js";
 import { readPositions } from "./startup.js";
 
 export interface UpkeepContext {

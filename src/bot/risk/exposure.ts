@@ -12,7 +12,7 @@
  * docs/spec-gaps.md "Binary asks").
  */
 import { ONE, absMicros, notional, type Micros } from "../../core/money.js";
-import type { LiveOrder, PositionView } from "../quotes.js";
+import type { LiveOrder, PositionView } from "../quote/quotes.js";
 
 export interface MarketExposure {
   wallet: string;

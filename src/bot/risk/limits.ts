@@ -24,7 +24,7 @@
  */
 import { MAX_PRICE, MIN_PRICE, isValidPrice } from "../../core/amounts.js";
 import { SCALE, notional, type Micros } from "../../core/money.js";
-import { NO, YES, type DesiredQuote } from "../quotes.js";
+import { NO, YES, type DesiredQuote } from "../quote/quotes.js";
 import { figuresOf, heldQty, type MarketFigures, type RiskSnapshot } from "./exposure.js";
 import type { RiskLimits, RiskTuning } from "./types.js";
 

@@ -12,7 +12,7 @@
  * logged with its scope, reason and detail.
  */
 import type { Micros } from "../../core/money.js";
-import type { DesiredQuote } from "../quotes.js";
+import type { DesiredQuote } from "../quote/quotes.js";
 import {
   breakerVerdict,
   dailyLossVerdict,

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { fillsAfter } from "../../../src/bot/engine/wallet-upkeep.js";
-import type { Fill } from "../../../src/bot/fill-ledger.js";
-import { driftReport } from "../../../src/bot/inventory-drift.js";
+import type { Fill } from "../../../src/bot/fills/fill-ledger.js";
+import { driftReport } from "../../../src/bot/fills/inventory-drift.js";
 import { parseMicros } from "../../../src/core/money.js";
 
 function fill(tradeId: string, ts: number, side: "BUY" | "SELL", qty: string, marketId = "M", outcome = 0): Fill {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Rng } from "../../../src/core/rng.js";
-import { OrderTracker } from "../../../src/bot/order-tracker.js";
+import { OrderTracker } from "../../../src/bot/orders/order-tracker.js";
 import { OrderExecutor, type PlaceVerdict } from "../../../src/bot/engine/executor.js";
-import { ClientOrderIds } from "../../../src/bot/engine/ids.js";
+import { ClientOrderIds } from "../../../src/bot/orders/ids.js";
 import { RecordingObserver } from "../../../src/bot/engine/observer.js";
 import { WalletSigner, rngSaltSource, type SigningMarket } from "../../../src/signing/index.js";
-import type { DesiredQuote, LiveOrder } from "../../../src/bot/quotes.js";
-import type { Fill } from "../../../src/bot/fill-ledger.js";
+import type { DesiredQuote, LiveOrder } from "../../../src/bot/quote/quotes.js";
+import type { Fill } from "../../../src/bot/fills/fill-ledger.js";
 import { T0, VAULT, clientHarness, envelope, json, silentLogger, type ClientHarness } from "./fakes.js";
 
 const KEY = `0x${"11".repeat(32)}`;

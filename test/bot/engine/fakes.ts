@@ -10,8 +10,8 @@ import { VirtualClock } from "../../../src/core/clock.js";
 import { Rng } from "../../../src/core/rng.js";
 import { createLogger, type Logger } from "../../../src/log/index.js";
 import type { MarketSummary, OrderRecord } from "../../../src/wire/index.js";
-import { FillLedger, type Fill } from "../../../src/bot/fill-ledger.js";
-import { OrderTracker, type TrackerOptions } from "../../../src/bot/order-tracker.js";
+import { FillLedger, type Fill } from "../../../src/bot/fills/fill-ledger.js";
+import { OrderTracker, type TrackerOptions } from "../../../src/bot/orders/order-tracker.js";
 import { NOOP_OBSERVER } from "../../../src/bot/engine/observer.js";
 import type { SyncContext } from "../../../src/bot/engine/fill-sync.js";
 

@@ -1,4 +1,4 @@
-import type { TrackerOptions } from "../../../src/bot/order-tracker.js";
+import type { TrackerOptions } from "../../../src/bot/orders/order-tracker.js";
 import { describe, expect, it } from "vitest";
 import { pullTrades, syncWallet } from "../../../src/bot/engine/fill-sync.js";
 import type { OrderRecord } from "../../../src/wire/index.js";

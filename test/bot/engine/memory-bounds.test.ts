@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../../src/core/clock.js";
-import { Inventory } from "../../../src/bot/inventory.js";
-import { OrderTracker } from "../../../src/bot/order-tracker.js";
+import { Inventory } from "../../../src/bot/fills/inventory.js";
+import { OrderTracker } from "../../../src/bot/orders/order-tracker.js";
 import { DaemonTimers, type DaemonTimerParts } from "../../../src/bot/engine/daemon-timers.js";
 import { NOOP_OBSERVER } from "../../../src/bot/engine/observer.js";
-import { EventSeq } from "../../../src/bot/engine/market-data.js";
-import { OwnOrderLog } from "../../../src/bot/engine/own-orders.js";
+import { EventSeq } from "../../../src/bot/market/market-data.js";
+import { OwnOrderLog } from "../../../src/bot/quote/own-orders.js";
 import { CLAIM_RETRY_MS, FORGET_MS, WalletUpkeep } from "../../../src/bot/engine/wallet-upkeep.js";
 import { WalletQuoting, type WalletQuotingParts } from "../../../src/bot/engine/wallet-quoting.js";
 import type { OrderRecord } from "../../../src/wire/index.js";

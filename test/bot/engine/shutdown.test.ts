@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OrderTracker } from "../../../src/bot/order-tracker.js";
+import { OrderTracker } from "../../../src/bot/orders/order-tracker.js";
 import { shutdownExitCode, shutdownWallet, type ForeignOrderPolicy } from "../../../src/bot/engine/shutdown.js";
 import type { OrderRecord } from "../../../src/wire/index.js";
 import { WALLET, clientHarness, json, orderRecord, silentLogger, type ClientHarness } from "./fakes.js";

@@ -1,8 +1,8 @@
 /** Shared builders of the risk tests. */
 import { loadConfig } from "../../../src/config/index.js";
 import { parseMicros, type Micros } from "../../../src/core/money.js";
-import type { DesiredQuote, LiveOrder, PositionView } from "../../../src/bot/quotes.js";
-import { reconcile, type Plan } from "../../../src/bot/reconciler.js";
+import type { DesiredQuote, LiveOrder, PositionView } from "../../../src/bot/quote/quotes.js";
+import { reconcile, type Plan } from "../../../src/bot/quote/reconciler.js";
 import type { MarketExposure, RiskLimits } from "../../../src/bot/risk/index.js";
 
 export const m = parseMicros;

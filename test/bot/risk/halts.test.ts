@@ -4,7 +4,7 @@
  * clears by its documented rule (CLEAR_RULES), not before.
  */
 import { describe, expect, it } from "vitest";
-import type { LiveOrder } from "../../../src/bot/quotes.js";
+import type { LiveOrder } from "../../../src/bot/quote/quotes.js";
 import {
   CLEAR_RULES,
   HALT_REASONS,

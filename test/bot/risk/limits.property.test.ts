@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { DesiredQuote, LiveOrder, PositionView } from "../../../src/bot/quotes.js";
+import type { DesiredQuote, LiveOrder, PositionView } from "../../../src/bot/quote/quotes.js";
 import { DEFAULT_TUNING, RiskSnapshot, applyLimits, priceProblem, type MarketExposure } from "../../../src/bot/risk/index.js";
 import { notional } from "../../../src/core/money.js";
 import { limits, m } from "./fixtures.js";

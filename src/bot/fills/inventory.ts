@@ -1,0 +1,369 @@
+/**
+ * Inventory and PnL per wallet, market and outcome, from fills. Pure bookkeeping in bigint.
+ *
+ * Positions. BUY adds shares, SELL removes them. Each position is a fold over its fills in
+ * canonical order (time, trade id, order id: see fill-ledger.ts), so the same set of fills gives the
+ * same position whatever order they arrived in; a fill that sorts last is applied in O(1), an
+ * out-of-order one refolds its position.
+ *
+ * Average-cost method. The cost basis is kept EXACT as sum(price x qty) in micros x micro-shares
+ * ("micro²"); avgCost = cost / qty. A reducing fill realises `price x closed - cost x closed / held`
+ * (the only division, truncated toward zero at micro² precision; closing the whole position
+ * removes the whole cost, so a round trip realises exactly). A fill that crosses zero closes the
+ * old side and opens the rest at its price. Realised PnL is gross: fees are kept apart and
+ * `net = realised + unrealised - fees`. avgCost excludes fees, like the platform's `avgPrice`.
+ *
+ * Cash. Settlement-token movement as the platform books it: per order, a BUY has paid
+ * ceil(sum(price x qty) / 1e6) and a SELL received floor(...) (the simulator's ledger rule, so an
+ * order's total equals its signed amount's rounding), minus each fill's fee, plus resolution
+ * payouts. `cashDelta` is therefore exact against `/api/me/balances` where realised PnL is not
+ * (they differ by that per-order rounding, under a micro per order).
+ *
+ * Settlement. `resolve` pays each position floor(qty x numerator / sum(numerators)); `voidMarket`
+ * pays 1/outcomeCount per share (the conditional-token convention, as the simulator does). It
+ * realises `payout - cost` and flattens the position; fills stamped after it are counted as anomalies.
+ *
+ * Anchoring. A daemon that starts with holdings `anchor`s each wallet to `/api/me/positions` and
+ * `/api/me/balances` read at a server time: fills stamped at or before it are already in those
+ * figures and are ignored here. A stream fill is stamped with its frame's send time, later than the
+ * trade, so a trade just before the anchor can arrive stamped after it; the trades pull then gives
+ * its real time (the ledger `merged`s the record). Applying a fill whose key is already applied but
+ * whose record differs (time or economics) is therefore a correction: the old record is taken out
+ * and the new one applied afresh, anchor test included, so such a trade ends up counted once, in
+ * the anchor's figures. `applyLedgerResult` feeds every ledger answer through that rule.
+ *
+ * Compaction. `compact(wallet, watermark)` folds the wallet's fills at or below the fill ledger's
+ * watermark into each position's base and forgets their keys (fill-ledger.ts says why no fill can
+ * arrive that old unseen); a fill at or below it that is not held is then a duplicate. An order's
+ * cumulative notional (for the cash rounding) is forgotten once its last fill is at or below the
+ * watermark and the caller says the order can fill no more (`keepOrder`: the daemon asks its
+ * tracker, which holds an order while it may still fill and a while after it ended).
+ *
+ * The per-position fold (average cost, settlement, summary) is in inventory-position.ts; the
+ * comparison with the platform's figures in inventory-drift.ts.
+ */
+import { ONE, SCALE, divRound, parseMicros, type Micros } from "../../core/money.js";
+import type { Balances, Position } from "../../wire/portfolio.js";
+import { atOrBelow } from "./fill-checkpoint.js";
+import { compareFills, fillKey, type AddResult, type TradeCursor } from "./fill-ledger.js";
+import { driftReport, type DriftReport } from "./inventory-drift.js";
+import { compactPosition, emptyBase, emptyPos, floorMicros, foldFill, posKey, refoldPosition, summarise, type InventoryFill, type Pos, type PositionSummary, type Settlement } from "./inventory-position.js";
+import type { PositionView } from "../quote/quotes.js";
+
+export type { CashDrift, DriftReport, PositionDrift } from "./inventory-drift.js";
+export type { InventoryFill, PositionSummary } from "./inventory-position.js";
+
+export interface PnlSummary {
+  realised: Micros;
+  unrealised: Micros;
+  fees: Micros;
+  /** realised + unrealised - fees. */
+  net: Micros;
+  /** Positions held with no mark (their unrealised PnL is not in `unrealised`). */
+  unmarked: { marketId: string; outcome: number }[];
+}
+
+/** Mark price (micros per share) of an outcome; undefined when there is none. */
+export type Marks = (marketId: string, outcome: number) => Micros | undefined;
+
+export interface AnchorPosition {
+  marketId: string;
+  outcome: number;
+  qty: Micros;
+  /** Average entry price (micros per share); null or absent counts as 0. */
+  avgPrice?: Micros | null;
+}
+
+export interface InventoryCounters {
+  fills: number;
+  duplicates: number;
+  preAnchor: number;
+  /** Applied fills replaced by a corrected record of the same key (new time or economics). */
+  corrected: number;
+  driftChecks: number;
+  driftRecords: number;
+  /** Fills folded into position bases by compaction (still counted in `fills`). */
+  compacted: number;
+}
+
+/** `/api/me/positions` rows as anchor positions (avgPrice parsed down to the micro). */
+export function anchorPositionsOf(rows: readonly Position[]): AnchorPosition[] {
+  return rows.map((r) => ({
+    marketId: r.marketId,
+    outcome: r.outcome,
+    qty: parseMicros(r.quantity),
+    avgPrice: r.avgPrice === null ? null : parseMicros(r.avgPrice, "floor"),
+  }));
+}
+
+/** Marks of a binary market from the YES mid: YES at mid, NO at 1 - mid. */
+export function binaryMarks(marketId: string, yesMid: Micros): Marks {
+  return (m, o) => (m !== marketId ? undefined : o === 0 ? yesMid : o === 1 ? ONE - yesMid : undefined);
+}
+
+export class Inventory {
+  private readonly pos = new Map<string, Pos>();
+  private readonly seen = new Set<string>();
+  /** Per order and side: exact cumulative notional (micro²), and the order's latest fill time. */
+  private readonly orderNotional = new Map<string, { wallet: string; orderId: string; notional: bigint; lastTs: number }>();
+  private readonly tradeCash = new Map<string, Micros>();
+  private readonly settlements = new Map<string, Settlement>();
+  private readonly anchors = new Map<string, { ts: number; cash?: Micros }>();
+  /** Per wallet: the highest (ts, tradeId) folded into the bases. */
+  private readonly watermarks = new Map<string, TradeCursor>();
+  readonly counters: InventoryCounters = { fills: 0, duplicates: 0, preAnchor: 0, corrected: 0, driftChecks: 0, driftRecords: 0, compacted: 0 };
+
+  /**
+   * Apply one fill; false when it was already applied as is (same key and record) or predates the
+   * wallet's anchor. A known key with a different record (a corrected time, or economics) replaces
+   * the applied one and is judged afresh against the anchor.
+   */
+  applyFill(f: InventoryFill): boolean {
+    const key = fillKey(f);
+    if (this.seen.has(key)) {
+      const applied = this.applied(f, key);
+      if (applied === undefined || sameFill(applied, f)) {
+        this.counters.duplicates++;
+        return false;
+      }
+      this.counters.corrected++;
+      this.removeFill(applied);
+    } else if (this.isCompacted(f)) {
+      this.counters.duplicates++;
+      return false;
+    }
+    const wallet = f.wallet.toLowerCase();
+    const anchor = this.anchors.get(wallet);
+    if (anchor !== undefined && f.ts <= anchor.ts) {
+      this.counters.preAnchor++;
+      return false;
+    }
+    this.seen.add(key);
+    this.counters.fills++;
+    const fill = { ...f, wallet };
+    this.moveNotional(fill, 1n);
+    const p = this.position(wallet, f.marketId, f.outcome);
+    const last = p.fills[p.fills.length - 1];
+    const settlement = this.settlements.get(f.marketId);
+    p.fills.push(fill);
+    if (last === undefined || compareFills(last, fill) <= 0) {
+      if (settlement === undefined) foldFill(p, fill);
+      else this.refold(p);
+    } else {
+      p.fills.sort(compareFills);
+      this.refold(p);
+    }
+    return true;
+  }
+
+  private isCompacted(f: InventoryFill): boolean {
+    const w = this.watermarks.get(f.wallet.toLowerCase());
+    return w !== undefined && atOrBelow(f, w);
+  }
+
+  /**
+   * Fold the wallet's fills at or below `watermark` (the fill ledger's, after FillLedger.compact)
+   * into their positions' bases and forget their keys. Returns the number of fills folded.
+   */
+  compact(wallet: string, watermark: TradeCursor, keepOrder: (orderId: string) => boolean = () => false): number {
+    const w = wallet.toLowerCase();
+    const prev = this.watermarks.get(w);
+    if (prev === undefined || atOrBelow(prev, watermark)) this.watermarks.set(w, { ...watermark });
+    let folded = 0;
+    for (const p of this.pos.values()) {
+      if (p.wallet !== w) continue;
+      // Fills are kept in canonical order: those at or below the watermark are a prefix.
+      let n = 0;
+      while (n < p.fills.length && atOrBelow(p.fills[n]!, watermark)) n++;
+      if (n === 0) continue;
+      for (const f of p.fills.slice(0, n)) this.seen.delete(fillKey(f));
+      compactPosition(p, n, this.settlements.get(p.marketId));
+      folded += n;
+    }
+    this.counters.compacted += folded;
+    for (const [k, o] of this.orderNotional) {
+      if (o.wallet === w && o.lastTs <= watermark.ts && !keepOrder(o.orderId)) this.orderNotional.delete(k);
+    }
+    return folded;
+  }
+
+  /** Records held in memory: fills applied and not compacted, orders whose notional is kept. */
+  get held(): { fills: number; orders: number } {
+    return { fills: this.seen.size, orders: this.orderNotional.size };
+  }
+
+  /** Take back a fill applied earlier (a ledger conflict resolved the other way). */
+  removeFill(f: InventoryFill): boolean {
+    const key = fillKey(f);
+    if (!this.seen.delete(key)) return false;
+    const p = this.pos.get(posKey(f.wallet.toLowerCase(), f.marketId, f.outcome));
+    if (p === undefined) return false;
+    const i = p.fills.findIndex((x) => fillKey(x) === key);
+    if (i < 0) return false;
+    const [old] = p.fills.splice(i, 1);
+    this.moveNotional(old!, -1n);
+    this.counters.fills--;
+    this.refold(p);
+    return true;
+  }
+
+  replaceFill(previous: InventoryFill, next: InventoryFill): void {
+    this.removeFill(previous);
+    this.applyFill(next);
+  }
+
+  /**
+   * What a FillLedger.add answer means here: `added` is applied, `merged` / `conflict` replace the
+   * record applied before (a better source's time can move a fill to before the anchor, or its
+   * economics differ), `duplicate` changes nothing. True when the fill is now counted anew.
+   */
+  applyLedgerResult(r: Pick<AddResult, "status" | "fill">): boolean {
+    if (r.status === "duplicate") return false;
+    return this.applyFill(r.fill);
+  }
+
+  private applied(f: InventoryFill, key: string): InventoryFill | undefined {
+    return this.pos.get(posKey(f.wallet.toLowerCase(), f.marketId, f.outcome))?.fills.find((x) => fillKey(x) === key) ?? this.findApplied(key);
+  }
+
+  /** The applied record of a key whose position (market / outcome) the new record disagrees on. */
+  private findApplied(key: string): InventoryFill | undefined {
+    for (const p of this.pos.values()) {
+      const hit = p.fills.find((x) => fillKey(x) === key);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  }
+
+  /** The wallet's holdings and cash as read from the platform at server time `ts`. */
+  anchor(wallet: string, ts: number, positions: readonly AnchorPosition[], cash?: Micros): void {
+    const w = wallet.toLowerCase();
+    this.anchors.set(w, cash === undefined ? { ts } : { ts, cash });
+    for (const a of positions) {
+      const p = this.position(w, a.marketId, a.outcome);
+      p.openQty = a.qty;
+      p.openCost = a.qty * (a.avgPrice ?? 0n);
+      p.base = emptyBase();
+      this.refold(p);
+    }
+  }
+
+  /** Resolution with the market's payoutNumerators (spec 2.6). */
+  resolve(marketId: string, payoutNumerators: readonly (bigint | number | string)[], ts: number): void {
+    const nums = payoutNumerators.map((n) => BigInt(n));
+    const den = nums.reduce((a, b) => a + b, 0n);
+    if (den <= 0n) throw new Error(`payoutNumerators of ${marketId} sum to ${den}`);
+    this.settlements.set(marketId, { ts, nums, den });
+    for (const p of this.pos.values()) if (p.marketId === marketId) this.refold(p);
+  }
+
+  /** Void: every outcome pays 1/outcomeCount. */
+  voidMarket(marketId: string, outcomeCount: number, ts: number): void {
+    this.resolve(marketId, new Array<bigint>(outcomeCount).fill(1n), ts);
+  }
+
+  // ---- queries ------------------------------------------------------------------------------
+
+  private position(wallet: string, marketId: string, outcome: number): Pos {
+    const w = wallet.toLowerCase();
+    const key = posKey(w, marketId, outcome);
+    let p = this.pos.get(key);
+    if (p === undefined) {
+      p = emptyPos(w, marketId, outcome);
+      this.pos.set(key, p);
+    }
+    return p;
+  }
+
+  summary(wallet: string, marketId: string, outcome: number): PositionSummary {
+    const w = wallet.toLowerCase();
+    const p = this.pos.get(posKey(w, marketId, outcome));
+    return summarise(p ?? emptyPos(w, marketId, outcome));
+  }
+
+  /** Every position (of one wallet / market when given), in wallet, market, outcome order. */
+  positions(wallet?: string, marketId?: string): PositionSummary[] {
+    const w = wallet?.toLowerCase();
+    const out: PositionSummary[] = [];
+    for (const p of this.pos.values()) {
+      if ((w !== undefined && p.wallet !== w) || (marketId !== undefined && p.marketId !== marketId)) continue;
+      out.push(summarise(p));
+    }
+    return out.sort((a, b) => (a.wallet !== b.wallet ? (a.wallet < b.wallet ? -1 : 1) : a.marketId !== b.marketId ? (a.marketId < b.marketId ? -1 : 1) : a.outcome - b.outcome));
+  }
+
+  /** The strategy's view of one wallet's holdings on a market (non-zero positions only). */
+  positionViews(wallet: string, marketId: string): PositionView[] {
+    return this.positions(wallet, marketId)
+      .filter((p) => p.qty !== 0n)
+      .map((p) => ({ outcome: p.outcome, qty: p.qty, avgCost: p.avgCost }));
+  }
+
+  /** Settlement-token movement since the anchor (or since the start): trades, fees, payouts. */
+  cashDelta(wallet: string): Micros {
+    const w = wallet.toLowerCase();
+    let total = this.tradeCash.get(w) ?? 0n;
+    for (const p of this.pos.values()) if (p.wallet === w) total += p.payout - p.fees;
+    return total;
+  }
+
+  /** Anchored cash plus the delta; undefined when the wallet's cash was never anchored. */
+  expectedCash(wallet: string): Micros | undefined {
+    const a = this.anchors.get(wallet.toLowerCase());
+    return a?.cash === undefined ? undefined : a.cash + this.cashDelta(wallet);
+  }
+
+  pnl(wallet: string, marks: Marks, marketId?: string): PnlSummary {
+    const w = wallet.toLowerCase();
+    let realised = 0n;
+    let unrealised = 0n;
+    let fees = 0n;
+    const unmarked: { marketId: string; outcome: number }[] = [];
+    for (const p of this.pos.values()) {
+      if (p.wallet !== w || (marketId !== undefined && p.marketId !== marketId)) continue;
+      realised += p.realised;
+      fees += p.fees;
+      if (p.qty === 0n) continue;
+      const mark = marks(p.marketId, p.outcome);
+      if (mark === undefined) unmarked.push({ marketId: p.marketId, outcome: p.outcome });
+      else unrealised += mark * p.qty - p.cost;
+    }
+    const r = floorMicros(realised);
+    const u = floorMicros(unrealised);
+    return { realised: r, unrealised: u, fees, net: floorMicros(realised + unrealised) - fees, unmarked };
+  }
+
+  /**
+   * Compare one wallet with `/api/me/positions` (quantities) and `/api/me/balances` (total, when the
+   * wallet's cash is anchored). Every difference is a drift record; nothing is corrected here.
+   */
+  checkAgainst(wallet: string, platformPositions: readonly Position[], balances?: Balances): DriftReport {
+    const w = wallet.toLowerCase();
+    this.counters.driftChecks++;
+    const ours = [...this.pos.values()].filter((p) => p.wallet === w);
+    const report = driftReport(w, ours, platformPositions, balances, this.expectedCash(w));
+    this.counters.driftRecords += report.positions.length + (report.cash === undefined ? 0 : 1);
+    return report;
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private moveNotional(f: InventoryFill, sign: 1n | -1n): void {
+    const k = `${f.wallet}|${f.orderId}|${f.side}`;
+    const o = this.orderNotional.get(k);
+    const before = o?.notional ?? 0n;
+    const after = before + sign * f.price * f.qty;
+    this.orderNotional.set(k, { wallet: f.wallet, orderId: f.orderId, notional: after, lastTs: Math.max(o?.lastTs ?? f.ts, f.ts) });
+    // BUY pays ceil of its cumulative notional, SELL receives floor: see the header.
+    const cash = (x: bigint): Micros => (f.side === "BUY" ? -divRound(x, SCALE, "ceil") : divRound(x, SCALE, "floor"));
+    this.tradeCash.set(f.wallet, (this.tradeCash.get(f.wallet) ?? 0n) + cash(after) - cash(before));
+  }
+
+  private refold(p: Pos): void {
+    refoldPosition(p, this.settlements.get(p.marketId));
+  }
+}
+
+function sameFill(a: InventoryFill, b: InventoryFill): boolean {
+  return a.ts === b.ts && a.marketId === b.marketId && a.outcome === b.outcome && a.side === b.side && a.price === b.price && a.qty === b.qty && a.fee === b.fee;
+}

@@ -1,0 +1,204 @@
+/**
+ * The daemon's core risk: the pure facade (src/bot/risk) applied to every cycle of every
+ * (wallet, market). Always on; a hook given in DaemonDeps.risk runs after it (chainRisk).
+ *
+ *   reviewQuotes  evaluate the halts (at most once per `minEvaluateMs`, at once when rejects or a
+ *                 reconciliation are waiting), then filter the desired quotes through the limits
+ *                 against an exposure snapshot of every wallet and market. A halted scope gets no
+ *                 quotes, so the reconciler cancels everything live there.
+ *   reviewPlan    a halted scope places nothing, whatever the plan says.
+ *   allowPlace    asked just before each order leaves (a halt raised mid-cycle stops it there).
+ *   kill/resume   the operator actions (signal, admin endpoint).
+ *
+ * The daemon also evaluates on a timer, so halts move while no cycle runs. Every raise and clear
+ * goes to `onChange`: the daemon re-runs the affected cycles (pull now, or quote again) and
+ * reports it. Wallets are named by their configured name in the facade.
+ */
+import type { Clock } from "../../core/clock.js";
+import type { Config } from "../../config/index.js";
+import type { Micros } from "../../core/money.js";
+import type { Logger } from "../../log/index.js";
+import type { Plan } from "../quote/reconciler.js";
+import type { DesiredQuote } from "../quote/quotes.js";
+import { RiskSnapshot, type MarketExposure } from "./exposure.js";
+import { scopeTarget, type Halt, type HaltChange, type HaltReason, type HaltScope, type RiskTuning } from "./types.js";
+import { Risk } from "./risk.js";
+import type { EngineView, RiskContext, RiskHook } from "./risk-hook.js";
+import { RiskWatch, type ObservationSources } from "./risk-observations.js";
+
+export interface CoreRiskOptions {
+  risk: Risk;
+  clock: Clock;
+  view: EngineView;
+  watch: RiskWatch;
+  /** Configured wallets (address lower-cased). */
+  wallets: readonly { name: string; address: string }[];
+  /** Halts raised or cleared, in the order they happened. */
+  onChange(changes: readonly HaltChange[]): void;
+  /** Desired quotes dropped or resized by a limit or a halt, by reason. */
+  onFiltered?(walletName: string, market: string, reason: string, count: number): void;
+  /** Default 100 ms. */
+  minEvaluateMs?: number;
+}
+
+/** "all kill_switch", "maker-a stream_down", "ARS-CHE-ARS stale_market_data". */
+export function haltLabel(h: Halt): string {
+  return `${scopeTarget(h.scope)} ${h.reason}`;
+}
+
+export class CoreRisk implements RiskHook {
+  private lastEvalMs = Number.NEGATIVE_INFINITY;
+  private watched = new Set<string>();
+
+  constructor(private readonly o: CoreRiskOptions) {}
+
+  get facade(): Risk {
+    return this.o.risk;
+  }
+
+  /** Raise and clear halts from what the engine shows now. */
+  evaluate(nowMs: number, force = false): HaltChange[] {
+    if (!force && !this.o.watch.pending && nowMs - this.lastEvalMs < (this.o.minEvaluateMs ?? 100)) return [];
+    this.lastEvalMs = nowMs;
+    const { obs, markets } = this.o.watch.collect(nowMs);
+    const changes = this.o.risk.evaluate(obs, nowMs);
+    // A market no longer quoted keeps no automatic halt (nobody would observe it clear).
+    const now = new Set(markets);
+    for (const m of this.watched) if (!now.has(m)) changes.push(...this.o.risk.forget({ kind: "market", market: m }, nowMs));
+    this.watched = now;
+    this.report(changes);
+    return changes;
+  }
+
+  reviewQuotes(quotes: DesiredQuote[], ctx: RiskContext): DesiredQuote[] {
+    this.evaluate(ctx.nowMs);
+    const r = this.o.risk.filter(ctx.walletName, ctx.marketId, quotes, this.snapshot(ctx));
+    if (this.o.onFiltered !== undefined) {
+      const counts = new Map<string, number>();
+      for (const d of [...r.dropped, ...r.resized]) counts.set(d.reason, (counts.get(d.reason) ?? 0) + 1);
+      for (const [reason, n] of counts) this.o.onFiltered(ctx.walletName, ctx.marketId, reason, n);
+    }
+    return r.allowed;
+  }
+
+  reviewPlan(plan: Plan, ctx: RiskContext): Plan {
+    if (this.o.risk.gate(ctx.walletName, ctx.marketId).quote) return plan;
+    return { ...plan, places: [], placeBatches: [] };
+  }
+
+  allowPlace(_wallet: string, walletName: string, marketId: string): boolean {
+    return this.o.risk.gate(walletName, marketId).quote;
+  }
+
+  halts(): string[] {
+    return this.o.risk.halts().map(haltLabel);
+  }
+
+  /** The kill switch: a global halt until an operator resume. */
+  kill(note: string): HaltChange[] {
+    const changes = this.o.risk.kill(note, this.o.clock.now());
+    this.report(changes);
+    return changes;
+  }
+
+  /** Clears the operator halts (kill_switch, manual, daily_loss); automatic ones follow their rule. */
+  resume(): HaltChange[] {
+    const changes = this.o.risk.resume(this.o.clock.now());
+    this.report(changes);
+    return changes;
+  }
+
+  /** Raise (detail) or clear (null) a halt observed outside the risk layer; see Risk.condition. */
+  condition(scope: HaltScope, reason: HaltReason, detail: string | null): HaltChange[] {
+    const changes = this.o.risk.condition(scope, reason, detail, this.o.clock.now());
+    this.report(changes);
+    return changes;
+  }
+
+  get globallyHalted(): boolean {
+    return this.o.risk.globallyHalted();
+  }
+
+  private report(changes: readonly HaltChange[]): void {
+    if (changes.length > 0) this.o.onChange(changes);
+  }
+
+  /**
+   * Exposure of every wallet on every followed market (and any market it holds shares in), the
+   * cycle's own (wallet, market) always included with its outcome count.
+   */
+  snapshot(ctx?: Pick<RiskContext, "wallet" | "walletName" | "marketId" | "outcomeCount" | "inventory" | "live">): RiskSnapshot {
+    const v = this.o.view;
+    const followed = v.markets();
+    const exposures: MarketExposure[] = [];
+    for (const w of this.o.wallets) {
+      const markets = new Set(followed);
+      for (const p of v.positions(w.address)) if (p.qty !== 0n) markets.add(p.marketId);
+      for (const market of markets) {
+        if (ctx !== undefined && ctx.walletName === w.name && ctx.marketId === market) continue;
+        const positions = v.positions(w.address, market).filter((p) => p.qty !== 0n);
+        const openOrders = v.liveOrders(w.address, market);
+        if (positions.length === 0 && openOrders.length === 0) continue;
+        const marks: Record<number, Micros> = {};
+        for (const p of positions) {
+          const m = v.mark(market, p.outcome);
+          if (m !== undefined) marks[p.outcome] = m;
+        }
+        exposures.push({
+          wallet: w.name,
+          market,
+          outcomeCount: v.outcomeCount(market) ?? 2,
+          positions: positions.map((p) => ({ outcome: p.outcome, qty: p.qty, avgCost: p.avgCost })),
+          openOrders,
+          marks,
+        });
+      }
+    }
+    if (ctx !== undefined) {
+      const marks: Record<number, Micros> = {};
+      for (const p of ctx.inventory) {
+        const m = v.mark(ctx.marketId, p.outcome);
+        if (m !== undefined) marks[p.outcome] = m;
+      }
+      exposures.push({ wallet: ctx.walletName, market: ctx.marketId, outcomeCount: ctx.outcomeCount, positions: ctx.inventory, openOrders: ctx.live, marks });
+    }
+    return new RiskSnapshot(exposures);
+  }
+}
+
+/** The facade's tuning from the config's risk section (the rest of it is the limits). */
+export function riskTuningOf(r: Config["risk"]): Partial<RiskTuning> {
+  return {
+    driftTolerance: r.driftTolerance,
+    rejectQuietMs: r.rejectQuietSec * 1000,
+    explainedRejectCodes: r.explainedRejectCodes,
+    minQuoteSize: r.minQuoteSize,
+  };
+}
+
+export interface CoreRiskParts {
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  view: EngineView;
+  /** What the watch reads (wallets are the config's, lower-cased addresses). */
+  sources: Omit<ObservationSources, "wallets">;
+  /** Every raise and clear (metrics count them here). */
+  onHaltChange(change: HaltChange): void;
+  onChange: CoreRiskOptions["onChange"];
+  onFiltered: CoreRiskOptions["onFiltered"];
+}
+
+/** The facade from config.risk, its watch, and the core risk over both. */
+export function buildCoreRisk(p: CoreRiskParts): { core: CoreRisk; watch: RiskWatch } {
+  const wallets = p.config.wallets.map((w) => ({ name: w.name, address: w.address.toLowerCase() }));
+  const risk = new Risk({
+    limits: p.config.risk,
+    tuning: riskTuningOf(p.config.risk),
+    onChange: (c) => p.onHaltChange(c),
+    log: p.log.child({ component: "risk" }),
+  });
+  const watch = new RiskWatch({ ...p.sources, wallets }, () => p.clock.now());
+  const core = new CoreRisk({ risk, clock: p.clock, view: p.view, watch, wallets, onChange: p.onChange, ...(p.onFiltered ? { onFiltered: p.onFiltered } : {}) });
+  return { core, watch };
+}
