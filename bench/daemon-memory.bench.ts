@@ -37,8 +37,8 @@ import { createLogger } from "../src/log/index.js";
 import { createDaemon, type Daemon } from "../src/bot/engine/daemon.js";
 import { defaultDemoConfigPath, startEmbeddedSimulator } from "../src/bot/engine/demo.js";
 import type { EngineEvent } from "../src/bot/engine/observer.js";
-import { FillLedger, type Fill } from "../src/bot/fill-ledger.js";
-import { Inventory } from "../src/bot/inventory.js";
+import { FillLedger, type Fill } from "../src/bot/fills/fill-ledger.js";
+import { Inventory } from "../src/bot/fills/inventory.js";
 import { prepareBacktest } from "../src/backtest/index.js";
 
 const HOUR_MS = 3_600_000;
