@@ -28,7 +28,7 @@
  * one signed order.
  */
 import { performance } from "node:perf_hooks";
-import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../src/api/transport.js";
+import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../src/wire/transport.js";
 import { VirtualClock } from "../src/core/clock.js";
 import { Rng } from "../src/core/rng.js";
 import { parseConfig, simulatorWalletKey } from "../src/config/index.js";

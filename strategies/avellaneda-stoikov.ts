@@ -21,8 +21,8 @@
  * leaving (2/gamma) ln(1 + gamma/k).
  */
 import { z } from "zod";
-import type { DesiredQuote, StrategyContext } from "../src/bot/quote/quotes.js";
-import { netExposure } from "../src/bot/quote/quotes.js";
+import type { DesiredQuote, StrategyContext } from "./contract.js";
+import { netExposure } from "./contract.js";
 import { ONE } from "../src/core/money.js";
 import { buildQuotes, isQuotingPhase } from "./build.js";
 import { TICK_PROB, historyPrice, recordHistory, referencePrice, volatility, type MidHistory } from "./lib.js";

@@ -14,7 +14,7 @@
  */
 import { MAX_PRICE, MIN_PRICE, complementPrice, isValidPrice } from "../src/core/amounts.js";
 import { minMicros, type Micros } from "../src/core/money.js";
-import { netExposure, positionQty, type DesiredQuote, type StrategyContext } from "../src/bot/quote/quotes.js";
+import { netExposure, positionQty, type DesiredQuote, type StrategyContext } from "./contract.js";
 import { TICK, clampAsk, clampBid, snapAskUp, snapBidDown } from "./lib.js";
 import type { CommonParams } from "./params.js";
 

@@ -12,8 +12,8 @@
  * The mid history is per-market state kept by the pure reducer `reduce`.
  */
 import { z } from "zod";
-import type { DesiredQuote, StrategyContext } from "../src/bot/quote/quotes.js";
-import { netExposure } from "../src/bot/quote/quotes.js";
+import type { DesiredQuote, StrategyContext } from "./contract.js";
+import { netExposure } from "./contract.js";
 import { ONE } from "../src/core/money.js";
 import { buildQuotes, isQuotingPhase } from "./build.js";
 import { TICK_PROB, historyPrice, recordHistory, referencePrice, volatility, type MidHistory } from "./lib.js";

@@ -6,7 +6,7 @@
  * and, with `maxInventory`, how much of the increasing side is quoted.
  */
 import { z } from "zod";
-import type { DesiredQuote, StrategyContext } from "../src/bot/quote/quotes.js";
+import type { DesiredQuote, StrategyContext } from "./contract.js";
 import { buildQuotes, isQuotingPhase } from "./build.js";
 import { TICK_PROB, referencePrice } from "./lib.js";
 import { commonParamsShape } from "./params.js";

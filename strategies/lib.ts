@@ -9,7 +9,7 @@
  */
 import { MAX_PRICE, MIN_PRICE, PRICE_TICK } from "../src/core/amounts.js";
 import { maxMicros, minMicros, type Micros } from "../src/core/money.js";
-import type { BookView, TradeView } from "../src/bot/quote/quotes.js";
+import type { BookView, TradeView } from "./contract.js";
 
 export const TICK: Micros = PRICE_TICK;
 /** One tick in probability units. */

@@ -5,7 +5,7 @@
  * the opaque per-market state from one cycle to the next.
  */
 import { ValidationError, issuesOf, type ValidationIssue } from "../src/core/validation.js";
-import type { DesiredQuote, StrategyInput } from "../src/bot/quote/quotes.js";
+import type { DesiredQuote, StrategyInput } from "./contract.js";
 import { avellanedaStoikov } from "./avellaneda-stoikov.js";
 import { inventorySkew } from "./inventory-skew.js";
 import { ladder } from "./ladder.js";

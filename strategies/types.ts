@@ -6,9 +6,9 @@
  * engine stores that value and hands it back. No I/O, no clock reads, no Math.random.
  */
 import type { z } from "zod";
-import type { DesiredQuote, StrategyContext } from "../src/bot/quote/quotes.js";
+import type { DesiredQuote, StrategyContext } from "./contract.js";
 
-export type { DesiredQuote, StrategyContext, StrategyInput } from "../src/bot/quote/quotes.js";
+export type { DesiredQuote, StrategyContext, StrategyInput } from "./contract.js";
 
 export interface Strategy<P = unknown, S = unknown> {
   /** Registry key, as written in configs (`strategy: {name: ladder}`). */

@@ -12,7 +12,7 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createClient, type PartnerClient } from "../../src/api/index.js";
-import type { SocketConnector } from "../../src/api/transport.js";
+import type { SocketConnector } from "../../src/wire/transport.js";
 import { RealClock, type Clock } from "../../src/core/clock.js";
 import { RateGate } from "../../src/ratelimit/index.js";
 import { WalletSigner } from "../../src/signing/index.js";

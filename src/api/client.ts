@@ -31,7 +31,7 @@ import { PlatformApi } from "./platform.js";
 import { PortfolioApi } from "./portfolio.js";
 import type { Health, Readiness } from "../wire/index.js";
 import type { CallOptions, Ok } from "./results.js";
-import type { Transport } from "./transport.js";
+import type { Transport } from "../wire/transport.js";
 import { assertWallet } from "./validate.js";
 import { VaultApi } from "./vault.js";
 

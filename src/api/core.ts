@@ -32,8 +32,8 @@ import { ApiError, LOCAL_CODES, errorFromTransport } from "./errors.js";
 import type { RequestGate } from "./gate.js";
 import type { ResponseMeta } from "./meta.js";
 import { readMeta } from "./meta.js";
-import type { HttpMethod, HttpResponse, Transport } from "./transport.js";
-import { TransportError } from "./transport.js";
+import type { HttpMethod, HttpResponse, Transport } from "../wire/transport.js";
+import { TransportError } from "../wire/transport.js";
 
 export type CallPolicy = "read" | "idempotent" | "write" | "once";
 

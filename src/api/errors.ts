@@ -11,7 +11,7 @@ import type { HandlingClass, NormalizedError, UpstreamInfo } from "../wire/index
 import { classifyCode } from "../wire/index.js";
 import type { ValidationIssue } from "../core/validation.js";
 import type { ResponseMeta } from "./meta.js";
-import type { HttpMethod, TransportError } from "./transport.js";
+import type { HttpMethod, TransportError } from "../wire/transport.js";
 
 /**
  * Where the error came from:

@@ -18,8 +18,8 @@
  */
 import type { Clock } from "../core/clock.js";
 import { RealClock } from "../core/clock.js";
-import type { HttpRequest, HttpResponse, Transport } from "./transport.js";
-import { TransportError, lowerCaseHeaders } from "./transport.js";
+import type { HttpRequest, HttpResponse, Transport } from "../wire/transport.js";
+import { TransportError, lowerCaseHeaders } from "../wire/transport.js";
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 

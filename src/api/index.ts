@@ -6,7 +6,7 @@ export { CircuitBreaker, DEFAULT_BREAKER, type BreakerChange, type BreakerOption
 export { DEFAULT_RETRY, backoffDelay, type RetryOptions } from "./backoff.js";
 export { NOOP_GATE, type GateAnswer, type GateRequest, type RequestGate } from "./gate.js";
 export { FetchTransport, DEFAULT_TIMEOUT_MS, mapFetchError, type FetchLike, type FetchTransportOptions } from "./fetch-transport.js";
-export * from "./transport.js";
+export * from "../wire/transport.js";
 export type { CallPolicy, SecretLike } from "./core.js";
 export { RESEND_SAME_CODES } from "./core.js";
 export type { CallOptions, Ok, Rejected, UnknownRecord, WriteResult } from "./results.js";

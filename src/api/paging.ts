@@ -1,5 +1,5 @@
 /** Page walkers shared by the cursor-paged endpoints. */
-import type { HttpMethod } from "./transport.js";
+import type { HttpMethod } from "../wire/transport.js";
 import { ApiError, LOCAL_CODES } from "./errors.js";
 import type { Ok } from "./results.js";
 

@@ -13,7 +13,7 @@ import { isValidPrice } from "../core/amounts.js";
 import { MoneyError, formatMicros, parseMicros, type Micros } from "../core/money.js";
 import { readKeyFile, tooOpenMessage } from "./key-file.js";
 import { hasReference, interpolate, secretReference, type Env } from "./interpolate.js";
-import { Secret } from "./secret.js";
+import { Secret } from "../core/secret.js";
 
 export interface LoadContext {
   env: Env;

@@ -20,7 +20,7 @@ export {
   type SimulatorSettings,
   type StrategyConfig,
 } from "./load.js";
-export { Secret, REDACTED, isSecret } from "./secret.js";
+export { Secret, REDACTED, isSecret } from "../core/secret.js";
 export { interpolate, type Env } from "./interpolate.js";
 export { configView, describeConfig } from "./summary.js";
 export { LOG_LEVELS } from "./schema.js";

@@ -3,7 +3,7 @@
  * start-up log, and a JSON-safe copy (amounts as decimal strings, secrets as `[REDACTED]`).
  */
 import { formatMicros } from "../core/money.js";
-import { REDACTED, isSecret } from "./secret.js";
+import { REDACTED, isSecret } from "../core/secret.js";
 import type { Config } from "./load.js";
 
 /** A JSON-safe deep copy: bigint micros -> decimal strings, Secret -> "[REDACTED]". */

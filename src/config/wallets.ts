@@ -13,7 +13,7 @@ import { getAddress, isAddress, keccak256, stringToBytes, type Address } from "v
 import { privateKeyToAddress } from "viem/accounts";
 import { z } from "zod";
 import { secretField, textField, type LoadContext } from "./fields.js";
-import { Secret } from "./secret.js";
+import { Secret } from "../core/secret.js";
 
 export const MAX_WALLETS = 50;
 

@@ -7,7 +7,7 @@
  *    5.1; each part [A-Za-z0-9]+ per docs/spec-gaps.md; the secret part 16+ characters so error
  *    codes such as `api_key_bad_format` survive), a `?key=`/`&key=` URL parameter (the WS
  *    gateway's browser form), or a 32-byte hex string (a private key);
- *  - memory: every Secret built in this process (src/config/secret.ts), whatever its shape;
+ *  - memory: every Secret built in this process (src/core/secret.ts), whatever its shape;
  *  - key names (redactKeys): values under keys such as apiKey, privateKey, *Secret, token.
  *
  * A 32-byte hex string is also the shape of order hashes and transaction hashes. `redactSecrets`
@@ -15,7 +15,7 @@
  * `hash`, `*Hash` or `*Id` (orderHash, txHash, conditionId, questionId), since those are what
  * operators search logs for.
  */
-import { REDACTED, isSecret, rememberedSecretValues } from "../config/secret.js";
+import { REDACTED, isSecret, rememberedSecretValues } from "../core/secret.js";
 
 export { REDACTED };
 

@@ -7,7 +7,7 @@
  *
  * Every attempt is timed (a retried request is several observations), like the breaker counts.
  */
-import type { HttpRequest, HttpResponse, Transport } from "../api/transport.js";
+import type { HttpRequest, HttpResponse, Transport } from "../wire/transport.js";
 import type { Clock } from "../core/clock.js";
 import type { EngineEvents } from "./observer.js";
 

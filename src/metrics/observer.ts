@@ -5,7 +5,7 @@
  * goes through the LabelGuard, so the engine may pass addresses, unknown codes or odd symbols
  * without growing the label sets.
  */
-import type { FillRoleView } from "../bot/fills/fill-ledger.js";
+import type { FillRoleView } from "../bot/fills/fill-types.js";
 import { LIMIT_REASONS } from "../bot/risk/limits.js";
 import type { HaltChange } from "../bot/risk/types.js";
 import { microsToNumber, notional, type Micros } from "../core/money.js";

@@ -3,7 +3,7 @@
  */
 import type { Clock } from "../core/clock.js";
 import type { Rng } from "../core/rng.js";
-import type { SocketConnector } from "../api/transport.js";
+import type { SocketConnector } from "../wire/transport.js";
 import { USER_ORDERS_CHANNEL } from "../wire/frames.js";
 import type { BackoffOptions } from "./backoff.js";
 import { DEFAULT_BACKOFF, validateBackoff } from "./backoff.js";

@@ -1,5 +1,5 @@
 /** Ending a socket whatever its state, and reading error values safely. */
-import type { SocketLike } from "../api/transport.js";
+import type { SocketLike } from "../wire/transport.js";
 
 export type SocketEnding = "none" | "close" | "terminate";
 

@@ -17,7 +17,7 @@
  */
 import type { Clock, TimerHandle } from "../core/clock.js";
 import type { Rng } from "../core/rng.js";
-import type { SocketConnector, SocketLike } from "../api/transport.js";
+import type { SocketConnector, SocketLike } from "../wire/transport.js";
 import { redactSecrets } from "../log/redact.js";
 import type { ServerFrame } from "../wire/frames.js";
 import { parseServerFrame, subscribeMessage } from "../wire/frames.js";

@@ -13,8 +13,10 @@
  */
 import type { ClientRequest, IncomingMessage } from "node:http";
 import WebSocket from "ws";
-import type { SocketConnector, SocketLike } from "../api/transport.js";
+import { UpgradeRefusedError, type SocketConnector, type SocketLike } from "../wire/transport.js";
 import { readErrorBody } from "../wire/errors.js";
+
+export { UpgradeRefusedError };
 
 export interface WsConnectorOptions {
   /** The platform's base URL: `https://api.example.com` (http(s) is mapped to ws(s); a path prefix is kept). */
@@ -44,19 +46,6 @@ export function toWebSocketUrl(baseUrl: string, path: string): string {
   const prefix = url.pathname.replace(/\/+$/, "");
   const rel = path.startsWith("/") ? path : `/${path}`;
   return `${scheme}//${url.host}${prefix}${rel}`;
-}
-
-/** Raised (as the socket's error) when the server answers the upgrade with a non-101 status. */
-export class UpgradeRefusedError extends Error {
-  override readonly name = "UpgradeRefusedError";
-  constructor(
-    readonly httpStatus: number,
-    /** The platform's error code from the body, else `http_<status>`. */
-    readonly code: string,
-    detail: string,
-  ) {
-    super(`upgrade refused: HTTP ${httpStatus} ${code}${detail === "" ? "" : `: ${detail}`}`);
-  }
 }
 
 export function wsDataToString(data: WebSocket.RawData): string {

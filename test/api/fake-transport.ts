@@ -5,8 +5,8 @@
 import type { Clock } from "../../src/core/clock.js";
 import { flushMicrotasks } from "../../src/core/clock.js";
 import type { VirtualClock } from "../../src/core/clock.js";
-import type { HttpRequest, HttpResponse, Transport } from "../../src/api/transport.js";
-import { TransportError } from "../../src/api/transport.js";
+import type { HttpRequest, HttpResponse, Transport } from "../../src/wire/transport.js";
+import { TransportError } from "../../src/wire/transport.js";
 
 export interface RecordedRequest {
   method: HttpRequest["method"];

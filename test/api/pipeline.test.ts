@@ -2,7 +2,7 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { GateAnswer, GateRequest, RequestGate } from "../../src/api/index.js";
 import { ApiError, TransportError } from "../../src/api/index.js";
-import { Secret } from "../../src/config/secret.js";
+import { Secret } from "../../src/core/secret.js";
 import { exampleBalances, exampleContracts, exampleMarket, examplePlaceBody, OTHER_WALLET, WALLET } from "../wire/fixtures.js";
 import { envelope, json, rejectionOf, settle } from "./fake-transport.js";
 import { API_KEY, harness } from "./helpers.js";

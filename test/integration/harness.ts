@@ -4,7 +4,7 @@
  * and connector, a daemon config, and helpers that drive virtual time and read the platform's
  * side of the story (orders, trades) straight from the simulator.
  */
-import type { HttpRequest, HttpResponse, Transport } from "../../src/api/transport.js";
+import type { HttpRequest, HttpResponse, Transport } from "../../src/wire/transport.js";
 import { VirtualClock } from "../../src/core/clock.js";
 import { Rng } from "../../src/core/rng.js";
 import { parseConfig, simulatorWalletKey, type Config } from "../../src/config/index.js";

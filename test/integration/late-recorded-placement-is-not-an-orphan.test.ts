@@ -14,7 +14,7 @@
  * timeout) and from any 404 in the shutdown's last round, exit 0, and leave the order resting.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TransportError, type HttpRequest, type HttpResponse, type Transport } from "../../src/api/transport.js";
+import { TransportError, type HttpRequest, type HttpResponse, type Transport } from "../../src/wire/transport.js";
 import type { ShutdownReport } from "../../src/bot/engine/daemon.js";
 import { notRecordedWindowMs } from "../../src/bot/orders/order-tracker.js";
 import type { VirtualClock } from "../../src/core/clock.js";

@@ -16,7 +16,7 @@
  * positions, the trades list, every other frame) is the simulator's own.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SocketConnector, SocketLike } from "../../src/api/transport.js";
+import type { SocketConnector, SocketLike } from "../../src/wire/transport.js";
 import type { VirtualClock } from "../../src/core/clock.js";
 import { Rng } from "../../src/core/rng.js";
 import type { Position, Balances } from "../../src/wire/index.js";

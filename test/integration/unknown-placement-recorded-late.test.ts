@@ -7,7 +7,7 @@
  * never recorded ends as such only from a lookup sent >= 10 s after the send.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TransportError, type HttpRequest, type HttpResponse, type Transport } from "../../src/api/transport.js";
+import { TransportError, type HttpRequest, type HttpResponse, type Transport } from "../../src/wire/transport.js";
 import type { ShutdownReport } from "../../src/bot/engine/daemon.js";
 import type { TrackerEvent, Transition } from "../../src/bot/orders/order-tracker.js";
 import type { VirtualClock } from "../../src/core/clock.js";

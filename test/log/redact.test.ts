@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Secret } from "../../src/config/secret.js";
+import { Secret } from "../../src/core/secret.js";
 import { isSecretKey, redactKeys, redactLogLine, redactSecrets } from "../../src/log/redact.js";
 
 const API_KEY = "pmk_sim_0123456789abcdef_AbCdEfGhIjKlMnOpQrStUvWxYz012345";

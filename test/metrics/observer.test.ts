@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CircuitBreaker } from "../../src/api/breaker.js";
-import { TransportError, type HttpRequest, type Transport } from "../../src/api/transport.js";
+import { TransportError, type HttpRequest, type Transport } from "../../src/wire/transport.js";
 import { Risk } from "../../src/bot/risk/index.js";
 import { VirtualClock } from "../../src/core/clock.js";
 import { parseMicros } from "../../src/core/money.js";

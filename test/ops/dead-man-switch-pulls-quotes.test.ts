@@ -10,8 +10,8 @@
  *     ticks): same outcome, and the stall is counted in mm_event_loop_stalls_total.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { HttpRequest, HttpResponse, Transport } from "../../src/api/transport.js";
-import { TransportError } from "../../src/api/transport.js";
+import type { HttpRequest, HttpResponse, Transport } from "../../src/wire/transport.js";
+import { TransportError } from "../../src/wire/transport.js";
 import { createDaemon } from "../../src/bot/engine/daemon.js";
 import { RecordingObserver, type EngineEvent } from "../../src/bot/engine/observer.js";
 import { Rng } from "../../src/core/rng.js";

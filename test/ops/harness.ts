@@ -10,7 +10,7 @@
  * - `LogLines`: every JSON log line the daemon writes;
  * - the platform's own view (open orders) straight from the simulator.
  */
-import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../../src/api/transport.js";
+import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../../src/wire/transport.js";
 import { createDaemon, type Daemon } from "../../src/bot/engine/daemon.js";
 import { RecordingObserver, type EngineEvent } from "../../src/bot/engine/observer.js";
 import { parseConfig, type Config } from "../../src/config/index.js";

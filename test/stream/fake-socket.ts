@@ -2,7 +2,7 @@
  * A scripted SocketConnector: each connect() returns a FakeSocket that the test drives
  * (open it, push frames, close or fail it) and inspects (what the client sent, how it ended).
  */
-import type { SocketConnector, SocketLike } from "../../src/api/transport.js";
+import type { SocketConnector, SocketLike } from "../../src/wire/transport.js";
 
 type Listeners = {
   open: (() => void)[];

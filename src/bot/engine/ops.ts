@@ -6,7 +6,7 @@
  * The server is started explicitly (`serve`, by `mm run` and by tests) because it binds a port;
  * everything else exists from construction, so a daemon in a test has its metrics too.
  */
-import type { Transport } from "../../api/transport.js";
+import type { Transport } from "../../wire/transport.js";
 import type { Clock } from "../../core/clock.js";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../log/index.js";

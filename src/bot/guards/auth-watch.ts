@@ -17,7 +17,7 @@
  * (src/api) stays free of daemon concepts. It reads status and error code only, never the key.
  * Logs: one line per state change (refused, refused with another code, accepted again).
  */
-import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../../api/transport.js";
+import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../../wire/transport.js";
 import type { Clock, TimerHandle } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
 import type { Logger } from "../../log/index.js";

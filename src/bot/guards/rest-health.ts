@@ -10,7 +10,7 @@
  * "REST failing" covers the open circuit too. Read by the dead-man switch (dead-man.ts).
  */
 import { breakerFailure } from "../../api/core.js";
-import type { HttpRequest, HttpResponse, Transport } from "../../api/transport.js";
+import type { HttpRequest, HttpResponse, Transport } from "../../wire/transport.js";
 
 interface Health {
   /** Last answer. */

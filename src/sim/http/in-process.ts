@@ -10,10 +10,9 @@
  * (a frame published while a place request is handled reaches the client after that call
  * returns), and in the same order on every run.
  */
-import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../../api/transport.js";
-import { lowerCaseHeaders, TransportError } from "../../api/transport.js";
+import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../../wire/transport.js";
+import { lowerCaseHeaders, TransportError, UpgradeRefusedError } from "../../wire/transport.js";
 import { createLogger, type Logger } from "../../log/index.js";
-import { UpgradeRefusedError } from "../../stream/ws-connector.js";
 import { readErrorBody } from "../../wire/errors.js";
 import type { WsHub } from "../ws/hub.js";
 import type { WsSession } from "../ws/session.js";

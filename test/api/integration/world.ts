@@ -13,7 +13,7 @@
  */
 import { createClient, type ClientOptions, type PartnerClient } from "../../../src/api/client.js";
 import { FetchTransport } from "../../../src/api/fetch-transport.js";
-import type { HttpRequest, HttpResponse, SocketConnector, Transport } from "../../../src/api/transport.js";
+import type { HttpRequest, HttpResponse, SocketConnector, Transport } from "../../../src/wire/transport.js";
 import { flushMicrotasks, VirtualClock } from "../../../src/core/clock.js";
 import { parseMicros } from "../../../src/core/money.js";
 import { Rng } from "../../../src/core/rng.js";

@@ -5,7 +5,7 @@
  */
 import { Writable } from "node:stream";
 import { createClient, type PartnerClient } from "../../../src/api/index.js";
-import { TransportError, type HttpRequest, type HttpResponse, type Transport } from "../../../src/api/transport.js";
+import { TransportError, type HttpRequest, type HttpResponse, type Transport } from "../../../src/wire/transport.js";
 import { VirtualClock } from "../../../src/core/clock.js";
 import { Rng } from "../../../src/core/rng.js";
 import { createLogger, type Logger } from "../../../src/log/index.js";

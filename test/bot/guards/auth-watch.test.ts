@@ -3,7 +3,7 @@
  * after the last refusal arrived), the probe's backoff, stream upgrades, and what it logs.
  */
 import { describe, expect, it } from "vitest";
-import type { HttpRequest, HttpResponse, SocketLike, Transport } from "../../../src/api/transport.js";
+import type { HttpRequest, HttpResponse, SocketLike, Transport } from "../../../src/wire/transport.js";
 import { AuthWatch, refusalCode } from "../../../src/bot/guards/auth-watch.js";
 import type { HaltScope } from "../../../src/bot/risk/types.js";
 import { VirtualClock } from "../../../src/core/clock.js";

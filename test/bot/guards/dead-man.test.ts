@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TransportError } from "../../../src/api/transport.js";
+import { TransportError } from "../../../src/wire/transport.js";
 import { DeadManSwitch, type DeadManWallet } from "../../../src/bot/guards/dead-man.js";
 import { LoopMonitor } from "../../../src/bot/guards/loop-monitor.js";
 import { RestHealth } from "../../../src/bot/guards/rest-health.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { HttpRequest, HttpResponse, Transport } from "../../../src/api/transport.js";
-import { TransportError } from "../../../src/api/transport.js";
+import type { HttpRequest, HttpResponse, Transport } from "../../../src/wire/transport.js";
+import { TransportError } from "../../../src/wire/transport.js";
 import { RestHealth } from "../../../src/bot/guards/rest-health.js";
 import { envelope, json } from "../engine/fakes.js";
 

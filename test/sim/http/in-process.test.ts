@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { TransportError, type HttpRequest } from "../../../src/api/transport.js";
+import { TransportError, type HttpRequest } from "../../../src/wire/transport.js";
 import { flushMicrotasks } from "../../../src/core/clock.js";
 import { InProcessSocketConnector, InProcessTransport } from "../../../src/sim/http/in-process.js";
 import { Pipeline } from "../../../src/sim/http/pipeline.js";

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "../../../src/api/client.js";
 import { FetchTransport } from "../../../src/api/fetch-transport.js";
-import type { SocketConnector, Transport } from "../../../src/api/transport.js";
+import type { SocketConnector, Transport } from "../../../src/wire/transport.js";
 import { flushMicrotasks, VirtualClock } from "../../../src/core/clock.js";
 import { Rng } from "../../../src/core/rng.js";
 import { InProcessSocketConnector, InProcessTransport } from "../../../src/sim/http/in-process.js";

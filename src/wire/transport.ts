@@ -1,5 +1,10 @@
 /**
- * The seam between the client and whatever answers it. Live: `FetchTransport` over HTTP(S).
+ * The seams between the client and whatever answers it: `Transport` for REST, `SocketConnector`
+ * for the user stream. They sit here, beside the wire schemas, because both sides are built on
+ * them: the client (src/api, src/stream) sends through them and the simulator (src/sim/http)
+ * implements them.
+ *
+ * The REST seam. Live: `FetchTransport` over HTTP(S).
  * Tests and backtests: the simulator's router called in-process (`src/sim/http`), which
  * implements the same interface, so the client code is identical in both worlds.
  *
@@ -77,3 +82,16 @@ export interface SocketConnector {
 }
 
 export type HttpMethod = HttpRequest["method"];
+
+/** Raised (as the socket's error) when the server answers the upgrade with a non-101 status. */
+export class UpgradeRefusedError extends Error {
+  override readonly name = "UpgradeRefusedError";
+  constructor(
+    readonly httpStatus: number,
+    /** The platform's error code from the body, else `http_<status>`. */
+    readonly code: string,
+    detail: string,
+  ) {
+    super(`upgrade refused: HTTP ${httpStatus} ${code}${detail === "" ? "" : `: ${detail}`}`);
+  }
+}

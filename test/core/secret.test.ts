@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { REDACTED, Secret, isSecret } from "../../src/config/secret.js";
+import { REDACTED, Secret, isSecret } from "../../src/core/secret.js";
 import { InterpolationError, hasReference, interpolate, secretReference } from "../../src/config/interpolate.js";
 
 describe("Secret", () => {
