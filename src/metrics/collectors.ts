@@ -8,75 +8,27 @@
  * sums into "other"); PnL only reads them.
  */
 import type { BreakerStats } from "../api/breaker.js";
-import type { TrackerCounters } from "../bot/orders/order-tracker-types.js";
 import type { Halt } from "../bot/risk/types.js";
 import { HALT_REASONS } from "../bot/risk/types.js";
-import type { BucketStats } from "../ratelimit/gate.js";
-import type { UserStreamStats } from "../stream/events.js";
-import type { Micros } from "../core/money.js";
 import { microsToNumber } from "../core/money.js";
-import type { DaemonMetrics } from "./registry.js";
+import type { BucketStats } from "../ratelimit/gate.js";
+import type { MetricSet } from "./metric-set.js";
+import { TRACKER_ANOMALY_KINDS, type EngineStateSource, type StreamSource, type TrackerCountersSource } from "./scrape-sources.js";
 
-export interface StreamSource {
-  /** Wallet name (or address: mapped to the name). */
-  wallet: string;
-  stats(): UserStreamStats;
-}
-
-/** The engine's state now; wallets by name (or address: mapped to the name). */
-export interface EngineStateSource {
-  /** Orders resting on the book (acknowledged, not cancelling), per side. */
-  liveQuotes(): Iterable<{ wallet: string; market: string; buy: number; sell: number }>;
-  unknownOrders(): Iterable<{ wallet: string; count: number }>;
-  positions(): Iterable<{ wallet: string; market: string; outcome: number; qty: Micros }>;
-  pnl(): Iterable<{ wallet: string; market: string; realised: Micros; unrealised: Micros }>;
-  dailyPnl(): Iterable<{ wallet: string; pnl: Micros }>;
-}
-
-/** The `kind` label of mm_tracker_anomalies_total, and the order-tracker counter each one reads. */
-export const TRACKER_ANOMALY_KINDS = {
-  /** An order ended as never recorded came back on platform evidence (the lookup raced the platform). */
-  resurrected: "resurrected",
-  /** Placement trades[] rows without a readable id and quantity (skipped). */
-  unreadable_trades: "unreadableTrades",
-  /** Lookups answering 404 too soon after the send to conclude (looked up again). */
-  not_found_too_soon: "notFoundTooSoon",
-  /** Events the transition table refused. */
-  impossible: "impossible",
-  /** Ids that contradicted what the tracker knew. */
-  conflict: "conflict",
-  /** Fill totals above the order size (clamped). */
-  overfill: "overfill",
-} as const satisfies Record<string, keyof TrackerCounters>;
-
-export type TrackerAnomalyKind = keyof typeof TRACKER_ANOMALY_KINDS;
-
-/** One wallet's order-tracker counters (wallet by name or address: the label guard maps it). */
-export interface TrackerCountersSource {
-  wallet: string;
-  counters: Readonly<TrackerCounters>;
-}
-
-export interface ScrapeSources {
-  /** src/ratelimit's RateGate fits. */
-  rateGate?: { stats(): readonly BucketStats[] };
-  /** src/api's CircuitBreaker fits. */
-  breaker?: { stats(): BreakerStats };
-  /** The user streams, one per wallet (a function: streams come and go). */
-  streams?: () => Iterable<StreamSource>;
-  /** The risk facade (Risk) fits. */
-  halts?: { halts(): readonly Halt[] };
-  /** True when /ready would answer 200. */
-  ready?: () => boolean;
-  /** Live quotes, unknown orders, positions, PnL (replaces what the observer set for them). */
-  engine?: EngineStateSource;
-  /** The order trackers' counters, one per wallet (mm_tracker_anomalies_total). */
-  trackers?: () => Iterable<TrackerCountersSource>;
-}
+// The sources' vocabulary lives in scrape-sources.ts; re-exported for the importers that name
+// this module (src/bot/engine, engine-bridge.ts).
+export {
+  TRACKER_ANOMALY_KINDS,
+  type EngineStateSource,
+  type ScrapeSources,
+  type StreamSource,
+  type TrackerAnomalyKind,
+  type TrackerCountersSource,
+} from "./scrape-sources.js";
 
 const BREAKER_STATES = ["closed", "open", "half_open"] as const;
 
-export function refreshScrapeMetrics(m: DaemonMetrics): void {
+export function refreshScrapeMetrics(m: MetricSet): void {
   const s = m.sources;
   if (s.rateGate !== undefined) refreshRateGate(m, s.rateGate.stats());
   if (s.breaker !== undefined) refreshBreaker(m, s.breaker.stats());
@@ -87,7 +39,7 @@ export function refreshScrapeMetrics(m: DaemonMetrics): void {
   if (s.trackers !== undefined) refreshTrackers(m, s.trackers());
 }
 
-function refreshTrackers(m: DaemonMetrics, sources: Iterable<TrackerCountersSource>): void {
+function refreshTrackers(m: MetricSet, sources: Iterable<TrackerCountersSource>): void {
   m.trackerAnomalies.reset();
   // Wallets folding into one label ("other") are summed.
   for (const s of sources) {
@@ -96,7 +48,7 @@ function refreshTrackers(m: DaemonMetrics, sources: Iterable<TrackerCountersSour
   }
 }
 
-function refreshEngine(m: DaemonMetrics, e: EngineStateSource): void {
+function refreshEngine(m: MetricSet, e: EngineStateSource): void {
   for (const g of [m.liveQuotes, m.ordersUnknown, m.position, m.realisedPnl, m.unrealisedPnl, m.dailyPnl]) g.reset();
   // Gauges from state: they take labels (quoted markets first: they may take the slot of a market
   // only holding shares) but touch no counter.
@@ -122,11 +74,11 @@ function refreshEngine(m: DaemonMetrics, e: EngineStateSource): void {
   for (const d of e.dailyPnl()) m.dailyPnl.inc({ wallet: m.labels.wallet(d.wallet) }, microsToNumber(d.pnl));
 }
 
-function subjectOf(m: DaemonMetrics, b: BucketStats): string {
+function subjectOf(m: MetricSet, b: BucketStats): string {
   return b.scope === "wallet" ? m.labels.wallet(b.subject) : b.scope;
 }
 
-function refreshRateGate(m: DaemonMetrics, stats: readonly BucketStats[]): void {
+function refreshRateGate(m: MetricSet, stats: readonly BucketStats[]): void {
   m.gateQueueDepth.reset();
   m.gateWindowUsed.reset();
   m.gateAdmitted.reset();
@@ -146,7 +98,7 @@ function refreshRateGate(m: DaemonMetrics, stats: readonly BucketStats[]): void 
   for (const { labels, ratio } of used.values()) m.gateWindowUsed.set(labels, ratio);
 }
 
-function refreshBreaker(m: DaemonMetrics, st: BreakerStats): void {
+function refreshBreaker(m: MetricSet, st: BreakerStats): void {
   for (const state of BREAKER_STATES) m.breakerState.set({ state }, st.state === state ? 1 : 0);
   m.breakerOpened.reset();
   m.breakerOpened.inc(st.opened);
@@ -154,7 +106,7 @@ function refreshBreaker(m: DaemonMetrics, st: BreakerStats): void {
   m.breakerRefused.inc(st.refused);
 }
 
-function refreshStreams(m: DaemonMetrics, streams: Iterable<StreamSource>): void {
+function refreshStreams(m: MetricSet, streams: Iterable<StreamSource>): void {
   m.streamConnected.reset();
   m.streamReconnects.reset();
   m.streamFrames.reset();
@@ -170,7 +122,7 @@ function refreshStreams(m: DaemonMetrics, streams: Iterable<StreamSource>): void
   }
 }
 
-function haltTarget(m: DaemonMetrics, h: Halt): string {
+function haltTarget(m: MetricSet, h: Halt): string {
   switch (h.scope.kind) {
     case "global":
       return "all";
@@ -181,7 +133,7 @@ function haltTarget(m: DaemonMetrics, h: Halt): string {
   }
 }
 
-function refreshHalts(m: DaemonMetrics, halts: readonly Halt[]): void {
+function refreshHalts(m: MetricSet, halts: readonly Halt[]): void {
   m.haltActive.reset();
   const perReason = new Map<string, number>(HALT_REASONS.map((r) => [r, 0]));
   for (const h of halts) {

@@ -1,14 +1,15 @@
 /** Metrics: the daemon's prom-client registry, engine observer, collectors and operator HTTP server. */
 export { DaemonMetrics, type DaemonMetricsOptions } from "./registry.js";
+export { MetricSet, type MetricSetOptions } from "./metric-set.js";
+export { refreshScrapeMetrics } from "./collectors.js";
 export {
   TRACKER_ANOMALY_KINDS,
-  refreshScrapeMetrics,
   type EngineStateSource,
   type ScrapeSources,
   type StreamSource,
   type TrackerAnomalyKind,
   type TrackerCountersSource,
-} from "./collectors.js";
+} from "./scrape-sources.js";
 export { EngineMetricsBridge, trackTrackerAnomalies } from "./engine-bridge.js";
 export { MetricsObserver, type EngineEvents, type FillEvent, type HttpRequestEvent } from "./observer.js";
 export { instrumentTransport } from "./http-instrument.js";

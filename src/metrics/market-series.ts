@@ -24,7 +24,7 @@
  */
 import type { Counter, Gauge } from "prom-client";
 import { OTHER, type MarketUsage } from "./market-labels.js";
-import type { DaemonMetrics } from "./registry.js";
+import type { MetricSet } from "./metric-set.js";
 
 type Series = Gauge<string> | Counter<string>;
 type Labels = Record<string, string>;
@@ -54,7 +54,7 @@ export class MarketSeries {
   private dirty = false;
   private running: Promise<void> | undefined;
 
-  constructor(private readonly m: DaemonMetrics) {}
+  constructor(private readonly m: MetricSet) {}
 
   /** Event-fed: the wallet's live orders on the market. */
   quotes(wallet: string, market: string, live: number): void {

@@ -16,13 +16,17 @@
  *   lost the race), so the stream always closes the story the 202 opened.
  */
 import { cancelAllBody, cancelBatchBody, cancelBody, checkRequest, requestErrorEnvelope } from "../../wire/requests.js";
+import type { Clock, TimerHandle } from "../../core/clock.js";
+import type { UserFrame } from "../bus.js";
+import type { MatchingEngine } from "../engine/index.js";
 import type { Fault } from "../platform/faults.js";
+import type { SimPlatform } from "../platform/platform.js";
 import { errorAnswer, faultAnswer, faultTiming, type DeskAnswer } from "./answers.js";
-import type { Caller, OrderDesk } from "./desk.js";
+import type { Caller } from "./caller.js";
 import { amount } from "./format.js";
 import { orderEndedFrame } from "./frames.js";
 import { compareKeys } from "./cursor.js";
-import { keyOf, TERMINAL, type DeskOrder } from "./records.js";
+import { keyOf, TERMINAL, type DeskOrder, type OrderRecords } from "./records.js";
 
 export const CANCEL_RETRY_AFTER_SEC = 5;
 
@@ -45,8 +49,23 @@ function doneBody(o: DeskOrder, status: "CANCELLED" | "FILLED"): Record<string, 
   return { orderId: o.id, status, filledQty: amount(o.filledQty), remainingQty: amount(o.remainingQty) };
 }
 
+/**
+ * What cancelling works on, shared with placement: the order desk (desk.ts) holds these and
+ * passes itself. The pending-cancel timers are the desk's, so its stop() clears them.
+ */
+export interface CancelDeskParts {
+  readonly clock: Clock;
+  readonly platform: SimPlatform;
+  readonly engine: MatchingEngine;
+  readonly records: OrderRecords;
+  /** Timers of cancel_pending completions. */
+  readonly cancelTimers: Set<TimerHandle>;
+  /** Send a user frame to the wallet (built only when someone listens). */
+  publish(wallet: string, build: () => UserFrame): void;
+}
+
 export class CancelDesk {
-  constructor(private readonly desk: OrderDesk) {}
+  constructor(private readonly desk: CancelDeskParts) {}
 
   private one(orderId: string, wallet: string, completeAfterMs: number | undefined): One {
     const o = this.desk.records.get(orderId);

@@ -28,22 +28,19 @@ import type { EngineEvent, IdSource, MatchingEngine, PlaceResult } from "../engi
 import type { UserFrame, UserFrameBus } from "../bus.js";
 import { failure, type PlatformFailure } from "../platform/errors.js";
 import type { Fault } from "../platform/faults.js";
-import type { Partner } from "../platform/partners.js";
 import type { SimPlatform } from "../platform/platform.js";
 import { faultAnswer, faultTiming, failureAnswer, type DeskAnswer } from "./answers.js";
 import { normalisePlaceBody } from "./body.js";
 import { CancelDesk } from "./cancels.js";
+import type { Caller } from "./caller.js";
 import { checkPlacement, structJson, type Prepared } from "./checks.js";
 import { ExpiryTimer } from "./expiry.js";
 import { amount, rejected, tradeJson, type PlacementJson, type RejectedPlacementJson } from "./format.js";
 import { orderEndedFrame, orderPlacedFrame, userFillFrame } from "./frames.js";
 import { OrderRecords, TERMINAL, type DeskOrder } from "./records.js";
 
-/** Who is calling: the effective wallet (lower-case) and its partner. */
-export interface Caller {
-  wallet: string;
-  partner?: Partner;
-}
+// Its home is caller.ts (cancels.ts takes one too); re-exported for the routes that name this module.
+export type { Caller } from "./caller.js";
 
 export interface DeskOptions {
   clock: Clock;
