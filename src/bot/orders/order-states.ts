@@ -1,6 +1,7 @@
 /**
- * The order lifecycle as data: our states, the events that move them, and the transition table
- * (state x event -> target). The tracker (order-tracker.ts and its parts) is the only reader.
+ * The order lifecycle as data: our states, the events that move them, and ONE transition table,
+ * (state, event) -> target. Nothing else in the tracker decides where an order goes: the step of
+ * order-tracker-apply.ts looks the pair up here and writes what it finds.
  *
  * Our states are finer than the platform's `status` (spec 3.3: PENDING, OPEN, PARTIAL, then
  * FILLED / CANCELLED / EXPIRED / REJECTED) because they also say what WE know:
@@ -17,29 +18,28 @@
  * "Not recorded" is a soft ending. A lookup that answers 404 ends an unknown order as `rejected`
  * with rejectCode `not_recorded`, but the platform can still record it afterwards (it re-sends a
  * place itself for up to ~6 s on shard_owner_unavailable; idempotency_race means a request with
- * that id may still be in flight). Such an order follows NOT_RECORDED_TRANSITIONS instead of the
- * `rejected` row: authoritative platform evidence (a read or lookup hit, a frame, a fill, a late
- * placement answer) moves it to what the platform says, counted as `resurrected`; a platform
- * REJECTED makes it final. Any other reject (a business reject, send_failed) stays final. The tracker only concludes "not recorded"
- * from a lookup made long enough after the last send (TrackerOptions.notRecordedAfterMs).
+ * that id may still be in flight). Such an order reads the table's `not_recorded` column instead
+ * of the `rejected` one: authoritative platform evidence (a read or lookup hit, a frame, a fill, a
+ * late placement answer) moves it to what the platform says, counted as `resurrected`; a platform
+ * REJECTED makes it final. Any other reject (a business reject, send_failed) stays final. The
+ * tracker only concludes "not recorded" from a lookup made long enough after the last send
+ * (TrackerOptions.notRecordedAfterMs).
  *
  * Targets: a state; "same" (benign, nothing changes: duplicate or older evidence); "late" (evidence
  * that arrives after the order is terminal: never applied to the state, counted, fill quantities
  * still merged); "live" (back to open/partial by the fill total, after a cancel attempt that
- * recorded nothing). A missing entry is an IMPOSSIBLE transition: refused and counted.
+ * recorded nothing); "-" an IMPOSSIBLE transition: refused and counted.
  *
  * Terminal corrections. Terminal is final, except the soft "not recorded" ending above and one
- * exception the platform itself defines: a cancel
- * outcome is CANCELLED or FILLED (spec 3.3) and `originalQuantity - remainingQty` of order_cancelled /
- * order_expired is not a final total (spec 6). So cancelled/expired -> filled is allowed, but only on
- * an authoritative answer (an order read, or the cancel call's own 200 FILLED), never on a frame.
+ * exception the platform itself defines: a cancel outcome is CANCELLED or FILLED (spec 3.3) and
+ * `originalQuantity - remainingQty` of order_cancelled / order_expired is not a final total (spec
+ * 6). So cancelled/expired -> filled is allowed, but only on an authoritative answer (an order
+ * read, or the cancel call's own 200 FILLED), never on a frame.
  *
  * The tracker's vocabulary (the events it consumes, the answers and views it gives) is in
- * order-tracker-types.ts, re-exported from here.
+ * order-tracker-types.ts, which reads this file (never the other way round).
  */
 import type { OrderStatus } from "../../wire/enums.js";
-
-export * from "./order-tracker-types.js";
 
 export const ORDER_STATES = [
   "sent",
@@ -60,222 +60,100 @@ export function isTerminal(s: OrderState): boolean {
   return TERMINAL_STATES.has(s);
 }
 
-export const ORDER_EVENTS = [
-  // our own requests
-  "resent", // same clientOrderId and hash sent again (spec 7.3 trading_temporarily_unavailable)
-  "send_failed", // the request is known NOT to have been recorded (429, 400, shard_owner_unavailable)
-  // placement answer
-  "ack_open",
-  "ack_partial",
-  "ack_filled",
-  "ack_rejected",
-  "ack_unknown",
-  // accepted, but the answer's orderStatus says the order already ended within the call
-  // (PARTIAL + orderStatus CANCELLED: an IOC remainder or a self-trade stop; docs/spec-gaps.md)
-  "ack_cancelled",
-  "ack_expired",
-  // platform evidence from frames and trade rows
-  "placed",
-  "fill",
-  "filled",
-  "cancelled",
-  "expired",
-  "rejected",
-  // cancels
-  "cancel_requested",
-  "cancel_cancelled",
-  "cancel_filled",
-  "cancel_pending",
-  "cancel_not_cancellable",
-  "cancel_not_found",
-  "cancel_failed",
-  // authoritative reads (GET /orders/{id}, lookup)
-  "read_open",
-  "read_partial",
-  "read_filled",
-  "read_cancelled",
-  "read_expired",
-  "read_rejected",
-  "lookup_not_found",
-] as const;
-export type OrderEventKind = (typeof ORDER_EVENTS)[number];
-
 export type Target = OrderState | "same" | "late" | "live";
+
+/** The table's columns: every state, then `rejected` ended as not recorded (the soft ending above). */
+export const TABLE_COLUMNS = [...ORDER_STATES, "not_recorded"] as const;
+export type TableColumn = (typeof TABLE_COLUMNS)[number];
+/** A cell: the target, or "-" for an impossible transition. */
+export type Cell = Target | "-";
+type CellsOf<T extends readonly unknown[]> = { readonly [I in keyof T]: Cell };
+/** One event's row: a cell per column, in TABLE_COLUMNS order. */
+export type TableRow = CellsOf<typeof TABLE_COLUMNS>;
+
+/**
+ * THE transition table: a row per event, a column per state. The event kinds:
+ *   resent          the same clientOrderId and hash sent again (spec 7.3 trading_temporarily_unavailable);
+ *                   from `unknown` it is `sent` again: a resend is answered with the original order
+ *   send_failed     the request is known NOT to have been recorded (429, 400, shard_owner_unavailable)
+ *   ack_*           the placement answer; ack_cancelled / ack_expired: accepted, but its orderStatus
+ *                   says the order already ended within the call (PARTIAL + orderStatus CANCELLED: an
+ *                   IOC remainder or a self-trade stop; docs/spec-gaps.md)
+ *   placed .. rejected   what a frame or a trade row says (evidence, never authoritative for totals)
+ *   cancel_*        our cancel and its answer; in cancel_pending a repeated cancel is `same`: it is
+ *                   safe and cannot cancel twice (spec 4.6)
+ *   read_*, lookup_not_found   authoritative reads (GET /orders/{id}, the lookup)
+ * Reading down a column: a resting order (open, partial) takes every ending and the cancel request;
+ * while a cancel is in flight or recorded, resting evidence changes nothing and ends still end;
+ * after a terminal state everything is late except what agrees with it (same).
+ */
+const TABLE = {
+  //                       sent         unknown      open                partial             cancel_requested  cancel_pending    filled  cancelled expired   rejected not_recorded
+  // our own requests
+  resent:                 ["same",      "sent",      "-",                "-",                "-",              "-",              "-",    "-",      "-",      "-",     "-"],
+  send_failed:            ["rejected",  "-",         "-",                "-",                "-",              "-",              "late", "late",   "late",   "same",  "same"],
+  // placement answers
+  ack_open:               ["open",      "open",      "same",             "same",             "same",           "same",           "late", "late",   "late",   "late",  "open"],
+  ack_partial:            ["partial",   "partial",   "live",             "same",             "same",           "same",           "late", "late",   "late",   "late",  "partial"],
+  ack_filled:             ["filled",    "filled",    "filled",           "filled",           "filled",         "filled",         "same", "late",   "late",   "late",  "filled"],
+  ack_rejected:           ["rejected",  "rejected",  "-",                "-",                "-",              "-",              "late", "late",   "late",   "same",  "rejected"],
+  ack_unknown:            ["unknown",   "same",      "same",             "same",             "same",           "same",           "same", "same",   "same",   "same",  "same"],
+  ack_cancelled:          ["cancelled", "cancelled", "cancelled",        "cancelled",        "cancelled",      "cancelled",      "late", "same",   "late",   "late",  "cancelled"],
+  ack_expired:            ["expired",   "expired",   "expired",          "expired",          "expired",        "expired",        "late", "late",   "same",   "late",  "expired"],
+  // platform evidence: frames and trade rows
+  placed:                 ["open",      "open",      "same",             "same",             "same",           "same",           "late", "late",   "late",   "late",  "open"],
+  fill:                   ["partial",   "partial",   "live",             "same",             "same",           "same",           "same", "late",   "late",   "late",  "partial"],
+  filled:                 ["filled",    "filled",    "filled",           "filled",           "filled",         "filled",         "same", "late",   "late",   "late",  "filled"],
+  cancelled:              ["cancelled", "cancelled", "cancelled",        "cancelled",        "cancelled",      "cancelled",      "late", "same",   "late",   "late",  "cancelled"],
+  expired:                ["expired",   "expired",   "expired",          "expired",          "expired",        "expired",        "late", "late",   "same",   "late",  "expired"],
+  rejected:               ["rejected",  "rejected",  "-",                "-",                "-",              "-",              "late", "late",   "late",   "same",  "rejected"],
+  // cancels
+  cancel_requested:       ["-",         "-",         "cancel_requested", "cancel_requested", "-",              "same",           "late", "late",   "late",   "late",  "late"],
+  cancel_cancelled:       ["-",         "-",         "-",                "-",                "cancelled",      "cancelled",      "late", "same",   "late",   "late",  "late"],
+  cancel_filled:          ["-",         "-",         "-",                "-",                "filled",         "filled",         "same", "filled", "filled", "late",  "late"],
+  cancel_pending:         ["-",         "-",         "-",                "-",                "cancel_pending", "cancel_pending", "late", "late",   "late",   "late",  "late"],
+  cancel_not_cancellable: ["-",         "-",         "-",                "-",                "unknown",        "unknown",        "same", "same",   "same",   "same",  "same"],
+  cancel_not_found:       ["-",         "-",         "-",                "-",                "unknown",        "unknown",        "late", "late",   "late",   "late",  "late"],
+  cancel_failed:          ["-",         "-",         "-",                "-",                "live",           "same",           "same", "same",   "same",   "same",  "same"],
+  // authoritative reads (GET /orders/{id}, lookup)
+  read_open:              ["open",      "open",      "same",             "same",             "same",           "same",           "late", "late",   "late",   "late",  "open"],
+  read_partial:           ["partial",   "partial",   "live",             "same",             "same",           "same",           "late", "late",   "late",   "late",  "partial"],
+  read_filled:            ["filled",    "filled",    "filled",           "filled",           "filled",         "filled",         "same", "filled", "filled", "late",  "filled"],
+  read_cancelled:         ["cancelled", "cancelled", "cancelled",        "cancelled",        "cancelled",      "cancelled",      "late", "same",   "late",   "late",  "cancelled"],
+  read_expired:           ["expired",   "expired",   "expired",          "expired",          "expired",        "expired",        "late", "late",   "same",   "late",  "expired"],
+  read_rejected:          ["rejected",  "rejected",  "-",                "-",                "-",              "-",              "late", "late",   "late",   "same",  "rejected"],
+  lookup_not_found:       ["-",         "rejected",  "-",                "-",                "-",              "-",              "-",    "-",      "-",      "same",  "same"],
+} as const satisfies Record<string, TableRow>;
+
+export type OrderEventKind = keyof typeof TABLE;
+/** Every event kind, in the table's row order. */
+export const ORDER_EVENTS: readonly OrderEventKind[] = Object.keys(TABLE) as OrderEventKind[];
+export const TRANSITION_TABLE: Readonly<Record<OrderEventKind, TableRow>> = TABLE;
+
 export type TransitionRow = Partial<Record<OrderEventKind, Target>>;
 
-// Shared fragments (still data): what evidence does to an order not yet acknowledged.
-const EVIDENCE_BEFORE_ACK = {
-  placed: "open",
-  fill: "partial",
-  filled: "filled",
-  cancelled: "cancelled",
-  expired: "expired",
-  rejected: "rejected",
-} as const satisfies TransitionRow;
-const READS_BEFORE_ACK = {
-  read_open: "open",
-  read_partial: "partial",
-  read_filled: "filled",
-  read_cancelled: "cancelled",
-  read_expired: "expired",
-  read_rejected: "rejected",
-} as const satisfies TransitionRow;
-const ACKS_BEFORE_ACK = {
-  ack_open: "open",
-  ack_partial: "partial",
-  ack_filled: "filled",
-  ack_rejected: "rejected",
-  ack_cancelled: "cancelled",
-  ack_expired: "expired",
-} as const satisfies TransitionRow;
+/** One column of the table as a row keyed by event (the "-" cells left out). */
+function columnOf(column: TableColumn): TransitionRow {
+  const i = TABLE_COLUMNS.indexOf(column);
+  const row: TransitionRow = {};
+  for (const ev of ORDER_EVENTS) {
+    const cell = TABLE[ev][i];
+    if (cell !== undefined && cell !== "-") row[ev] = cell;
+  }
+  return row;
+}
 
-/** Resting order, whether or not it has filled yet. */
-const RESTING = {
-  ack_open: "same",
-  ack_partial: "live",
-  ack_filled: "filled",
-  ack_cancelled: "cancelled",
-  ack_expired: "expired",
-  ack_unknown: "same",
-  placed: "same",
-  fill: "live",
-  filled: "filled",
-  cancelled: "cancelled",
-  expired: "expired",
-  cancel_requested: "cancel_requested",
-  read_open: "same",
-  read_partial: "live",
-  read_filled: "filled",
-  read_cancelled: "cancelled",
-  read_expired: "expired",
-} as const satisfies TransitionRow;
-
-/** A cancel is in flight or recorded: resting evidence changes nothing, ends still end. */
-const CANCELLING = {
-  ack_open: "same",
-  ack_partial: "same",
-  ack_filled: "filled",
-  ack_cancelled: "cancelled",
-  ack_expired: "expired",
-  ack_unknown: "same",
-  placed: "same",
-  fill: "same",
-  filled: "filled",
-  cancelled: "cancelled",
-  expired: "expired",
-  cancel_cancelled: "cancelled",
-  cancel_filled: "filled",
-  cancel_pending: "cancel_pending",
-  cancel_not_cancellable: "unknown",
-  cancel_not_found: "unknown",
-  read_open: "same",
-  read_partial: "same",
-  read_filled: "filled",
-  read_cancelled: "cancelled",
-  read_expired: "expired",
-} as const satisfies TransitionRow;
-
-/** Everything after a terminal state is late, except agreeing evidence (same). */
-const AFTER_TERMINAL = {
-  send_failed: "late",
-  ack_open: "late",
-  ack_partial: "late",
-  ack_filled: "late",
-  ack_rejected: "late",
-  ack_unknown: "same",
-  ack_cancelled: "late",
-  ack_expired: "late",
-  placed: "late",
-  fill: "late",
-  filled: "late",
-  cancelled: "late",
-  expired: "late",
-  rejected: "late",
-  cancel_requested: "late",
-  cancel_cancelled: "late",
-  cancel_filled: "late",
-  cancel_pending: "late",
-  cancel_not_cancellable: "same",
-  cancel_not_found: "late",
-  cancel_failed: "same",
-  read_open: "late",
-  read_partial: "late",
-  read_filled: "late",
-  read_cancelled: "late",
-  read_expired: "late",
-  read_rejected: "late",
-} as const satisfies TransitionRow;
-
-export const TRANSITIONS: Readonly<Record<OrderState, Readonly<TransitionRow>>> = {
-  sent: {
-    resent: "same",
-    send_failed: "rejected",
-    ...ACKS_BEFORE_ACK,
-    ack_unknown: "unknown",
-    ...EVIDENCE_BEFORE_ACK,
-    ...READS_BEFORE_ACK,
-  },
-  unknown: {
-    // A resend under the same clientOrderId is answered with the original order (deduplication).
-    resent: "sent",
-    ...ACKS_BEFORE_ACK,
-    ack_unknown: "same",
-    ...EVIDENCE_BEFORE_ACK,
-    ...READS_BEFORE_ACK,
-    lookup_not_found: "rejected",
-  },
-  open: { ...RESTING },
-  partial: { ...RESTING, ack_partial: "same", fill: "same", read_partial: "same" },
-  cancel_requested: { ...CANCELLING, cancel_failed: "live" },
-  // A repeated cancel is safe and cannot cancel twice (spec 4.6).
-  cancel_pending: { ...CANCELLING, cancel_requested: "same", cancel_failed: "same" },
-  filled: { ...AFTER_TERMINAL, ack_filled: "same", fill: "same", filled: "same", cancel_filled: "same", read_filled: "same" },
-  cancelled: {
-    ...AFTER_TERMINAL,
-    ack_cancelled: "same",
-    cancelled: "same",
-    cancel_cancelled: "same",
-    read_cancelled: "same",
-    cancel_filled: "filled",
-    read_filled: "filled",
-  },
-  expired: {
-    ...AFTER_TERMINAL,
-    ack_expired: "same",
-    expired: "same",
-    read_expired: "same",
-    cancel_filled: "filled",
-    read_filled: "filled",
-  },
-  rejected: {
-    ...AFTER_TERMINAL,
-    send_failed: "same",
-    ack_rejected: "same",
-    rejected: "same",
-    read_rejected: "same",
-    lookup_not_found: "same",
-  },
-};
+/** The table by state (each state's column), built once: what targetOf reads. */
+export const TRANSITIONS: Readonly<Record<OrderState, Readonly<TransitionRow>>> = Object.fromEntries(
+  ORDER_STATES.map((s) => [s, columnOf(s)]),
+) as Record<OrderState, TransitionRow>;
+/** The `not_recorded` column: a `rejected` order whose rejectCode is NOT_RECORDED. */
+export const NOT_RECORDED_TRANSITIONS: Readonly<TransitionRow> = columnOf("not_recorded");
 
 /** rejectCode of an order ended by a lookup that did not find it: the soft ending (see header). */
 export const NOT_RECORDED = "not_recorded";
 
-/**
- * The row of a `rejected` order whose rejectCode is NOT_RECORDED. Evidence that the platform has
- * the order moves it to what that evidence says (like an order not yet acknowledged); a platform
- * rejection makes the reject final; what only repeats "not recorded" changes nothing.
- */
-export const NOT_RECORDED_TRANSITIONS: Readonly<TransitionRow> = {
-  ...AFTER_TERMINAL,
-  ...ACKS_BEFORE_ACK,
-  ...EVIDENCE_BEFORE_ACK,
-  ...READS_BEFORE_ACK,
-  send_failed: "same",
-  ack_unknown: "same",
-  lookup_not_found: "same",
-};
-
-/** `notRecorded`: the order is `rejected` with rejectCode NOT_RECORDED (NOT_RECORDED_TRANSITIONS). */
+/** `notRecorded`: the order is `rejected` with rejectCode NOT_RECORDED (the `not_recorded` column). */
 export function targetOf(state: OrderState, event: OrderEventKind, notRecorded = false): Target | undefined {
   if (notRecorded && state === "rejected") return NOT_RECORDED_TRANSITIONS[event];
   return TRANSITIONS[state][event];

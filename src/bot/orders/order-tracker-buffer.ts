@@ -4,7 +4,7 @@
  * the id, then handed back in serverTs order. Bounded across all ids together: past the cap the
  * event that has waited longest is dropped and counted.
  */
-import type { OrderFrame, TrackerCounters, TradeFact } from "./order-states.js";
+import type { OrderFrame, TrackerCounters, TradeFact } from "./order-tracker-types.js";
 
 export type Buffered = { kind: "frame"; frame: OrderFrame } | { kind: "trade"; fill: TradeFact };
 const bufferedTs = (b: Buffered): number => (b.kind === "frame" ? b.frame.serverTs : b.fill.ts);

@@ -9,7 +9,8 @@
  * Pruned orderIds are remembered for `retiredKeepMs` past the prune horizon, then forgotten, so a
  * daemon that runs for weeks does not grow with every order it ever placed.
  */
-import { RETIRED_KEEP_MS, isTerminal, type OrderEventKind, type OrderRef, type Transition } from "./order-states.js";
+import { isTerminal, type OrderEventKind } from "./order-states.js";
+import { RETIRED_KEEP_MS, type OrderRef, type Transition } from "./order-tracker-types.js";
 import type { Rec } from "./order-tracker-step.js";
 
 export class OrderIndex {

@@ -6,7 +6,7 @@
  * order stays unknown (its slot held) and is looked up again, never later than the time a 404
  * becomes conclusive.
  */
-import type { OrderRef, TrackerCounters, Transition } from "./order-states.js";
+import type { OrderRef, TrackerCounters, Transition } from "./order-tracker-types.js";
 import type { Rec } from "./order-tracker-step.js";
 
 export interface LookupTiming {

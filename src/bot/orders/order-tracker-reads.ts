@@ -4,7 +4,8 @@
  * reads, the only change it makes). Functions over the records; the tracker owns them.
  */
 import type { Micros } from "../../core/money.js";
-import { ORDER_STATES, isTerminal, type OrderState, type ReadNeed, type TrackedOrder, type WalkDiff } from "./order-states.js";
+import { ORDER_STATES, isTerminal, type OrderState } from "./order-states.js";
+import type { ReadNeed, TrackedOrder, WalkDiff } from "./order-tracker-types.js";
 import { view, type Rec } from "./order-tracker-step.js";
 import type { LiveOrder } from "../quote/quotes.js";
 

@@ -5,21 +5,8 @@
  */
 import { maxMicros, minMicros, parseMicros, type Micros } from "../../core/money.js";
 import { placementTradeRow, type OrderRecord } from "../../wire/orders.js";
-import {
-  FINAL_TOTAL_EVENTS,
-  NOT_RECORDED,
-  STATE_RANK,
-  isTerminal,
-  targetOf,
-  type CancelOutcome,
-  type OrderEventKind,
-  type OrderIntent,
-  type OrderRef,
-  type OrderState,
-  type TrackedOrder,
-  type TrackerCounters,
-  type Transition,
-} from "./order-states.js";
+import { FINAL_TOTAL_EVENTS, NOT_RECORDED, STATE_RANK, isTerminal, targetOf, type OrderEventKind, type OrderState } from "./order-states.js";
+import type { CancelOutcome, OrderIntent, OrderRef, TrackedOrder, TrackerCounters, Transition } from "./order-tracker-types.js";
 
 /** A tracked order plus what only the tracker itself reads. */
 export interface Rec extends TrackedOrder {

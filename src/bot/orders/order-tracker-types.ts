@@ -1,6 +1,6 @@
 /**
  * The order tracker's vocabulary: the events it consumes (wire types where the wire has them) and
- * the answers and views it gives. Re-exported by order-states.ts and order-tracker.ts.
+ * the answers and views it gives. Re-exported by order-tracker.ts.
  */
 import type { Side } from "../../core/amounts.js";
 import { parseMicros, type Micros } from "../../core/money.js";

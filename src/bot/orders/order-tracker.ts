@@ -30,31 +30,8 @@
 import { maxMicros, parseMicros, type Micros } from "../../core/money.js";
 import type { OrderRecord, PlacementResult } from "../../wire/orders.js";
 import type { LiveOrder } from "../quote/quotes.js";
-import {
-  LOOKUP_RETRY_MS,
-  NOT_RECORDED,
-  NOT_RECORDED_AFTER_MS,
-  ackEventOf,
-  emptyCounters,
-  frameEventOf,
-  readEventOf,
-  targetOf,
-  type CancelOutcome,
-  type OrderEventKind,
-  type OrderFrame,
-  type OrderIntent,
-  type OrderRef,
-  type OrderState,
-  type ReadNeed,
-  type TrackedOrder,
-  type TrackerCounters,
-  type TrackerEvent,
-  type TrackerOptions,
-  type TrackerSizes,
-  type TradeFact,
-  type Transition,
-  type WalkDiff,
-} from "./order-states.js";
+import { NOT_RECORDED, ackEventOf, frameEventOf, readEventOf, targetOf, type OrderEventKind, type OrderState } from "./order-states.js";
+import { LOOKUP_RETRY_MS, NOT_RECORDED_AFTER_MS, emptyCounters, type CancelOutcome, type OrderFrame, type OrderIntent, type OrderRef, type ReadNeed, type TrackedOrder, type TrackerCounters, type TrackerEvent, type TrackerOptions, type TrackerSizes, type TradeFact, type Transition, type WalkDiff } from "./order-tracker-types.js";
 import { EarlyEventBuffer, type Buffered } from "./order-tracker-buffer.js";
 import { OrderIndex } from "./order-tracker-index.js";
 import { notFoundTooSoon, type LookupTiming } from "./order-tracker-lookup.js";
@@ -62,6 +39,7 @@ import { cancellable, diffOpenWalk, fillGapsOf, liveOrderViews, nextReadDueOf, r
 import { CANCEL_EVENT, addPlacementTrades, addTrade, adoptionOf, fillEvent, refuse, stepOrder, unmatched, view, type Rec, type StepOpts } from "./order-tracker-step.js";
 
 export * from "./order-states.js";
+export * from "./order-tracker-types.js";
 
 export class OrderTracker {
   readonly wallet: string;
