@@ -14,7 +14,7 @@ export type MarketPhase = "open" | "halted" | "resolved" | "voided";
  *   takerFee(p, q, bps)  = ceil(bps * p * (1e6 - p) * q / 1e16)  with p = 1000 * t (micros)
  *                        = ceil(bps * t * (1000 - t) * q / 1e10)
  *   maxTakerFee(q, bps)  = ceil(bps * 500_000^2 * q / 1e16)      = ceil(bps * q / 40_000)
- * Equality with the amounts.ts functions is asserted by test/sim/engine/fees.test.ts.
+ * Equality with the amounts.ts functions is asserted by test/sim/engine/engine.fees.test.ts.
  */
 const FILL_FEE_DEN = 10_000_000_000n;
 const MAX_FEE_DEN = 40_000n;

@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { EventSeq } from "../../../src/bot/market/market-data.js";
-import { OwnOrderLog } from "../../../src/bot/quote/own-orders.js";
 import { excludeOwn, enforcePhase, midsOf } from "../../../src/bot/quote/quote-cycle.js";
 import { PresignCache } from "../../../src/bot/orders/presign.js";
 import type { BookView, DesiredQuote } from "../../../src/bot/quote/quotes.js";
@@ -38,21 +36,6 @@ describe("own orders out of the book", () => {
     expect(excludeOwn(b, [], 0, true)).toBe(b);
   });
 
-  it("counts an order only if it rested before the book read was sent and had not ended before it", () => {
-    const seq = new EventSeq();
-    const log = new OwnOrderLog(seq);
-    log.rested("a", "MKT", { outcome: 0, side: "BUY", price: 1n, remaining: 1n });
-    const readAfterA = seq.next();
-    log.rested("b", "MKT", { outcome: 0, side: "BUY", price: 2n, remaining: 1n });
-    log.ended("a", 0);
-    const readAfterEndA = seq.next();
-    expect(log.restingAt("MKT", readAfterA).map((o) => o.price)).toEqual([1n]); // b not yet in that book
-    expect(log.restingAt("MKT", readAfterEndA).map((o) => o.price)).toEqual([2n]); // a gone, b in
-    expect(log.restingAt("OTHER", readAfterEndA)).toEqual([]);
-    // a ended before the newest read: forgotten.
-    expect(log.size).toBe(1);
-  });
-
   it("gives mids per outcome (binary: NO at the complement)", () => {
     const snap = { symbol: "MKT", outcome: 0, view: book([["0.40", "1"]], [["0.50", "1"]]), fetchedAtMs: 0, sentSeq: 1 };
     expect(midsOf(new Map([[0, snap]]), 2)).toEqual({ 0: m("0.45"), 1: m("0.55") });
@@ -67,6 +50,8 @@ describe("own orders out of the book", () => {
   });
 });
 
+// PresignCache (src/bot/orders/presign.ts) is planned from the quote cycle's resting quotes; its
+// test belongs in test/bot/orders/presign.test.ts, left here while that folder is being reworked.
 describe("PresignCache", () => {
   const base = { outcome: 0, side: "BUY" as const, size: m("10"), postOnly: true };
   const value = { built: {} as never, signature: "0x" as const };

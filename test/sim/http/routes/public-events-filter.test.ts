@@ -1,7 +1,7 @@
 /** Multi-value filters of GET /api/events (spec 4.2): CSV + repeated keys, AND/OR, the 20-value cap. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { errorEnvelopeSchema, eventsPage } from "../../../src/wire/index.js";
-import { EVENT_FILTER_FIELDS } from "../../../src/sim/http/routes/public-events-query.js";
+import { errorEnvelopeSchema, eventsPage } from "../../../../src/wire/index.js";
+import { EVENT_FILTER_FIELDS } from "../../../../src/sim/http/routes/public-events-query.js";
 import { generatedScenario, harness, STAGE_CYCLE, TAG_CYCLE, type GeneratedShape, type Harness } from "./harness.js";
 
 let h: Harness;

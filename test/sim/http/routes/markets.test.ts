@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { errorEnvelopeSchema, marketSummary, marketsPage } from "../../../src/wire/index.js";
-import { parseScenario } from "../../../src/sim/platform/index.js";
+import { errorEnvelopeSchema, marketSummary, marketsPage } from "../../../../src/wire/index.js";
+import { parseScenario } from "../../../../src/sim/platform/index.js";
 import { generatedScenario, harness } from "./harness.js";
 
 const OPEN_SYMBOLS = ["ARS-CHE-ARS", "ARS-CHE-DRAW", "ARS-CHE-CHE", "ARS-CHE-GOAL5", "BAR-RMA-BAR", "EPL-WINNER"];

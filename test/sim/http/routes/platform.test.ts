@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { feeConfig, health, notices, platformContracts, platformStatus, readiness, tagsList } from "../../../src/wire/index.js";
-import { putNotice, setFrozen, setReadyCheck } from "../../../src/sim/http/routes/public-state.js";
+import { feeConfig, health, notices, platformContracts, platformStatus, readiness, tagsList } from "../../../../src/wire/index.js";
+import { putNotice, setFrozen, setReadyCheck } from "../../../../src/sim/http/routes/public-state.js";
 import { harness, T0 } from "./harness.js";
 
 describe("platform routes", () => {

@@ -1,7 +1,7 @@
 /** GET /api/events rows, detail, featured and stats on the default scenario. */
 import { describe, expect, it } from "vitest";
-import { errorEnvelopeSchema, event, eventsPage } from "../../../src/wire/index.js";
-import { eventStats } from "../../../src/sim/http/routes/events.js";
+import { errorEnvelopeSchema, event, eventsPage } from "../../../../src/wire/index.js";
+import { eventStats } from "../../../../src/sim/http/routes/events.js";
 import { ALICE, BOB, harness } from "./harness.js";
 
 /** Keys spec 2.6 rule 1 removes from market rows nested in GET /api/events. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorEnvelopeSchema, marketSummary, marketTradesPage, orderbook, priceHistory } from "../../../src/wire/index.js";
+import { errorEnvelopeSchema, marketSummary, marketTradesPage, orderbook, priceHistory } from "../../../../src/wire/index.js";
 import { ALICE, BOB, harness, type Harness } from "./harness.js";
 
 async function row(h: Harness, symbol: string) {

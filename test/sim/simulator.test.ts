@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { VirtualClock } from "../../../src/core/clock.js";
-import { checkInvariants } from "../../../src/sim/engine/index.js";
-import { defaultScenarioPath } from "../../../src/sim/platform/scenario.js";
-import { Simulator } from "../../../src/sim/simulator.js";
-import { positionsPage } from "../../../src/wire/index.js";
-import { codeOf, parses, setup, T0, u, type Harness } from "./harness.js";
+import { VirtualClock } from "../../src/core/clock.js";
+import { checkInvariants } from "../../src/sim/engine/index.js";
+import { defaultScenarioPath } from "../../src/sim/platform/scenario.js";
+import { Simulator } from "../../src/sim/simulator.js";
+import { positionsPage } from "../../src/wire/index.js";
+import { codeOf, parses, setup, T0, u, type Harness } from "./desk/harness.js";
 
 const ARS = "ARS-CHE-ARS";
 

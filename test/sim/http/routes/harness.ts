@@ -3,15 +3,15 @@
  * public route table behind Engineer B's pipeline (so routing precedence, error-envelope trace
  * ids and headers are the real ones), and a generated large scenario for the paging rules.
  */
-import { VirtualClock } from "../../../src/core/clock.js";
-import { parseMicros } from "../../../src/core/money.js";
-import type { Side } from "../../../src/core/amounts.js";
-import { Pipeline } from "../../../src/sim/http/pipeline.js";
-import { eventRoutes } from "../../../src/sim/http/routes/events.js";
-import { marketRoutes } from "../../../src/sim/http/routes/markets.js";
-import { platformRoutes } from "../../../src/sim/http/routes/platform.js";
-import { defaultScenarioPath, loadScenario, parseScenario, type Scenario } from "../../../src/sim/platform/index.js";
-import { Simulator } from "../../../src/sim/simulator.js";
+import { VirtualClock } from "../../../../src/core/clock.js";
+import { parseMicros } from "../../../../src/core/money.js";
+import type { Side } from "../../../../src/core/amounts.js";
+import { Pipeline } from "../../../../src/sim/http/pipeline.js";
+import { eventRoutes } from "../../../../src/sim/http/routes/events.js";
+import { marketRoutes } from "../../../../src/sim/http/routes/markets.js";
+import { platformRoutes } from "../../../../src/sim/http/routes/platform.js";
+import { defaultScenarioPath, loadScenario, parseScenario, type Scenario } from "../../../../src/sim/platform/index.js";
+import { Simulator } from "../../../../src/sim/simulator.js";
 
 export const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 export const HOUR = 3_600_000;

@@ -3,7 +3,7 @@
  * events (270 open, 30 closed) plus one fixture in play.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { errorEnvelopeSchema, eventsPage } from "../../../src/wire/index.js";
+import { errorEnvelopeSchema, eventsPage } from "../../../../src/wire/index.js";
 import { generatedScenario, harness, T0, type GeneratedShape, type Harness } from "./harness.js";
 
 let h: Harness;

@@ -14,8 +14,9 @@ import { checkConfig } from "../../src/cli/check-config.js";
 import { loadConfig } from "../../src/config/index.js";
 import { IN_MEMORY_CONFIG, prepareBacktest, runPrepared, type BacktestReport } from "../../src/backtest/index.js";
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const CONFIG = join(HERE, "fixtures", "config.yaml");
+// The backtest's fixtures stay with the backtest tests.
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "backtest", "fixtures");
+const CONFIG = join(FIXTURES, "config.yaml");
 
 function io(): { io: BacktestIo; out: string[]; err: string[] } {
   const out: string[] = [];
@@ -113,7 +114,7 @@ describe("mm backtest setup checks", () => {
   it("refuses, with exit 2 and nothing run, a scenario the daemon cannot trade on", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mm-bt-cli-"));
     const scenario = join(dir, "readonly.yaml");
-    const fixture = readFileSync(join(HERE, "fixtures", "scenario.yaml"), "utf8");
+    const fixture = readFileSync(join(FIXTURES, "scenario.yaml"), "utf8");
     // The only partner's key cannot write orders.
     writeFileSync(scenario, fixture.replace("scopes: [orders:read, orders:write, portfolio:read]", "scopes: [orders:read, portfolio:read]"));
     const h = io();

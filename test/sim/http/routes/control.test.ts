@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { RealClock } from "../../../src/core/clock.js";
-import { parseMicros } from "../../../src/core/money.js";
-import { Pipeline, type RawRequest } from "../../../src/sim/http/pipeline.js";
-import { allRoutes } from "../../../src/sim/http/routes/index.js";
-import { authHeaders, json, KEYS, makeSim, req, simWith, T0, W1, W4 } from "./helpers.js";
+import { RealClock } from "../../../../src/core/clock.js";
+import { parseMicros } from "../../../../src/core/money.js";
+import { Pipeline, type RawRequest } from "../../../../src/sim/http/pipeline.js";
+import { allRoutes } from "../../../../src/sim/http/routes/index.js";
+import { authHeaders, json, KEYS, makeSim, req, simWith, T0, W1, W4 } from "../helpers.js";
 
 function setup(clock?: RealClock) {
   const sim = clock ? simWith(clock) : makeSim().sim;
