@@ -156,6 +156,8 @@ export class Daemon {
       onHaltChange: (c) => this.ops.events.halt(c),
       onChange: (changes) => this.haltControl.onChanges(changes),
       onFiltered: (w, m, reason, n) => this.ops.events.quotesDropped(w, m, reason, n),
+      orderCounters: (w) => this.runners.find((r) => r.wallet === w)?.tracker.counters ?? {},
+      onPositionChange: (listener) => this.inventory.onPositionChange(listener),
     });
     this.coreRisk = core;
     this.haltControl = new HaltControl({ core: () => this.coreRisk, runners: this.runners, observer: () => this.observer, log: this.log });

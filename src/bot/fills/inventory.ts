@@ -39,6 +39,11 @@
  * watermark and the caller says the order can fill no more (`keepOrder`: the daemon asks its
  * tracker, which holds an order while it may still fill and a while after it ended).
  *
+ * Reads by (wallet, market) go through an index (positions are never removed, so it only grows
+ * with them), and every change of a position is announced to `onPositionChange` listeners with
+ * its wallet and market: the risk layer's exposure book keeps per-pair figures that way instead of
+ * rescanning every position on every quote cycle.
+ *
  * The per-position fold (average cost, settlement, summary) is in inventory-position.ts; the
  * comparison with the platform's figures in inventory-drift.ts.
  */
@@ -101,8 +106,14 @@ export function binaryMarks(marketId: string, yesMid: Micros): Marks {
   return (m, o) => (m !== marketId ? undefined : o === 0 ? yesMid : o === 1 ? ONE - yesMid : undefined);
 }
 
+/** Told (wallet lower-cased, market) after any position of the pair may have changed. */
+export type PositionListener = (wallet: string, marketId: string) => void;
+
 export class Inventory {
   private readonly pos = new Map<string, Pos>();
+  /** The same positions by (wallet, market), each list in outcome order. */
+  private readonly byPair = new Map<string, Pos[]>();
+  private readonly listeners: PositionListener[] = [];
   private readonly seen = new Set<string>();
   /** Per order and side: exact cumulative notional (micro²), and the order's latest fill time. */
   private readonly orderNotional = new Map<string, { wallet: string; orderId: string; notional: bigint; lastTs: number }>();
@@ -153,6 +164,7 @@ export class Inventory {
       p.fills.sort(compareFills);
       this.refold(p);
     }
+    this.changed(p);
     return true;
   }
 
@@ -178,6 +190,7 @@ export class Inventory {
       if (n === 0) continue;
       for (const f of p.fills.slice(0, n)) this.seen.delete(fillKey(f));
       compactPosition(p, n, this.settlements.get(p.marketId));
+      this.changed(p);
       folded += n;
     }
     this.counters.compacted += folded;
@@ -204,6 +217,7 @@ export class Inventory {
     this.moveNotional(old!, -1n);
     this.counters.fills--;
     this.refold(p);
+    this.changed(p);
     return true;
   }
 
@@ -245,6 +259,7 @@ export class Inventory {
       p.openCost = a.qty * (a.avgPrice ?? 0n);
       p.base = emptyBase();
       this.refold(p);
+      this.changed(p);
     }
   }
 
@@ -254,7 +269,11 @@ export class Inventory {
     const den = nums.reduce((a, b) => a + b, 0n);
     if (den <= 0n) throw new Error(`payoutNumerators of ${marketId} sum to ${den}`);
     this.settlements.set(marketId, { ts, nums, den });
-    for (const p of this.pos.values()) if (p.marketId === marketId) this.refold(p);
+    for (const p of this.pos.values()) {
+      if (p.marketId !== marketId) continue;
+      this.refold(p);
+      this.changed(p);
+    }
   }
 
   /** Void: every outcome pays 1/outcomeCount. */
@@ -271,8 +290,28 @@ export class Inventory {
     if (p === undefined) {
       p = emptyPos(w, marketId, outcome);
       this.pos.set(key, p);
+      const pk = pairKey(w, marketId);
+      const list = this.byPair.get(pk);
+      if (list === undefined) this.byPair.set(pk, [p]);
+      else {
+        list.push(p);
+        list.sort((a, b) => a.outcome - b.outcome);
+      }
     }
     return p;
+  }
+
+  /** Call `listener` after every change of a position; returns the unsubscribe. */
+  onPositionChange(listener: PositionListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  private changed(p: Pos): void {
+    for (const l of this.listeners) l(p.wallet, p.marketId);
   }
 
   summary(wallet: string, marketId: string, outcome: number): PositionSummary {
@@ -284,6 +323,7 @@ export class Inventory {
   /** Every position (of one wallet / market when given), in wallet, market, outcome order. */
   positions(wallet?: string, marketId?: string): PositionSummary[] {
     const w = wallet?.toLowerCase();
+    if (w !== undefined && marketId !== undefined) return (this.byPair.get(pairKey(w, marketId)) ?? []).map(summarise);
     const out: PositionSummary[] = [];
     for (const p of this.pos.values()) {
       if ((w !== undefined && p.wallet !== w) || (marketId !== undefined && p.marketId !== marketId)) continue;
@@ -292,11 +332,23 @@ export class Inventory {
     return out.sort((a, b) => (a.wallet !== b.wallet ? (a.wallet < b.wallet ? -1 : 1) : a.marketId !== b.marketId ? (a.marketId < b.marketId ? -1 : 1) : a.outcome - b.outcome));
   }
 
-  /** The strategy's view of one wallet's holdings on a market (non-zero positions only). */
+  /** The strategy's view of one wallet's holdings on a market (non-zero positions only), in outcome order. */
   positionViews(wallet: string, marketId: string): PositionView[] {
-    return this.positions(wallet, marketId)
-      .filter((p) => p.qty !== 0n)
-      .map((p) => ({ outcome: p.outcome, qty: p.qty, avgCost: p.avgCost }));
+    const out: PositionView[] = [];
+    for (const p of this.byPair.get(pairKey(wallet.toLowerCase(), marketId)) ?? []) {
+      if (p.qty === 0n) continue;
+      const v = summarise(p);
+      out.push({ outcome: v.outcome, qty: v.qty, avgCost: v.avgCost });
+    }
+    return out;
+  }
+
+  /** Markets where the wallet has (or had) a position. */
+  positionMarkets(wallet: string): string[] {
+    const w = wallet.toLowerCase();
+    const out = new Set<string>();
+    for (const p of this.pos.values()) if (p.wallet === w) out.add(p.marketId);
+    return [...out];
   }
 
   /** Settlement-token movement since the anchor (or since the start): trades, fees, payouts. */
@@ -362,6 +414,10 @@ export class Inventory {
   private refold(p: Pos): void {
     refoldPosition(p, this.settlements.get(p.marketId));
   }
+}
+
+function pairKey(wallet: string, marketId: string): string {
+  return `${wallet}|${marketId}`;
 }
 
 function sameFill(a: InventoryFill, b: InventoryFill): boolean {

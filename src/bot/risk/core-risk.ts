@@ -16,11 +16,11 @@
  */
 import type { Clock } from "../../core/clock.js";
 import type { Config } from "../../config/index.js";
-import type { Micros } from "../../core/money.js";
 import type { Logger } from "../../log/index.js";
 import type { Plan } from "../quote/reconciler.js";
 import type { DesiredQuote } from "../quote/quotes.js";
-import { RiskSnapshot, type MarketExposure } from "./exposure.js";
+import type { RiskSnapshot } from "./exposure.js";
+import { ExposureBook, contextExposure, scratchSnapshot, trackerVersion, type SnapshotContext } from "./exposure-book.js";
 import { scopeTarget, type Halt, type HaltChange, type HaltReason, type HaltScope, type RiskTuning } from "./types.js";
 import { Risk } from "./risk.js";
 import type { EngineView, RiskContext, RiskHook } from "./risk-hook.js";
@@ -39,6 +39,8 @@ export interface CoreRiskOptions {
   onFiltered?(walletName: string, market: string, reason: string, count: number): void;
   /** Default 100 ms. */
   minEvaluateMs?: number;
+  /** Figures kept between cycles (exposure-book.ts); without it every snapshot walks every wallet and market. */
+  exposure?: ExposureBook;
 }
 
 /** "all kill_switch", "maker-a stream_down", "ARS-CHE-ARS stale_market_data". */
@@ -125,44 +127,13 @@ export class CoreRisk implements RiskHook {
 
   /**
    * Exposure of every wallet on every followed market (and any market it holds shares in), the
-   * cycle's own (wallet, market) always included with its outcome count.
+   * cycle's own (wallet, market) always included with its outcome count (scratchSnapshot defines
+   * it; the exposure book keeps it between cycles).
    */
-  snapshot(ctx?: Pick<RiskContext, "wallet" | "walletName" | "marketId" | "outcomeCount" | "inventory" | "live">): RiskSnapshot {
-    const v = this.o.view;
-    const followed = v.markets();
-    const exposures: MarketExposure[] = [];
-    for (const w of this.o.wallets) {
-      const markets = new Set(followed);
-      for (const p of v.positions(w.address)) if (p.qty !== 0n) markets.add(p.marketId);
-      for (const market of markets) {
-        if (ctx !== undefined && ctx.walletName === w.name && ctx.marketId === market) continue;
-        const positions = v.positions(w.address, market).filter((p) => p.qty !== 0n);
-        const openOrders = v.liveOrders(w.address, market);
-        if (positions.length === 0 && openOrders.length === 0) continue;
-        const marks: Record<number, Micros> = {};
-        for (const p of positions) {
-          const m = v.mark(market, p.outcome);
-          if (m !== undefined) marks[p.outcome] = m;
-        }
-        exposures.push({
-          wallet: w.name,
-          market,
-          outcomeCount: v.outcomeCount(market) ?? 2,
-          positions: positions.map((p) => ({ outcome: p.outcome, qty: p.qty, avgCost: p.avgCost })),
-          openOrders,
-          marks,
-        });
-      }
-    }
-    if (ctx !== undefined) {
-      const marks: Record<number, Micros> = {};
-      for (const p of ctx.inventory) {
-        const m = v.mark(ctx.marketId, p.outcome);
-        if (m !== undefined) marks[p.outcome] = m;
-      }
-      exposures.push({ wallet: ctx.walletName, market: ctx.marketId, outcomeCount: ctx.outcomeCount, positions: ctx.inventory, openOrders: ctx.live, marks });
-    }
-    return new RiskSnapshot(exposures);
+  snapshot(ctx?: SnapshotContext): RiskSnapshot {
+    const book = this.o.exposure;
+    if (book === undefined) return scratchSnapshot(this.o.view, this.o.wallets, ctx);
+    return book.snapshot(ctx === undefined ? [] : [contextExposure(this.o.view, ctx)]);
   }
 }
 
@@ -187,6 +158,12 @@ export interface CoreRiskParts {
   onHaltChange(change: HaltChange): void;
   onChange: CoreRiskOptions["onChange"];
   onFiltered: CoreRiskOptions["onFiltered"];
+  /**
+   * For the exposure book (both, or the snapshots walk every pair): the counters of a wallet's
+   * order tracker (lower-cased address), and a subscription to every position change.
+   */
+  orderCounters?: (wallet: string) => Readonly<Record<string, number>>;
+  onPositionChange?: (listener: (wallet: string, marketId: string) => void) => void;
 }
 
 /** The facade from config.risk, its watch, and the core risk over both. */
@@ -199,6 +176,25 @@ export function buildCoreRisk(p: CoreRiskParts): { core: CoreRisk; watch: RiskWa
     log: p.log.child({ component: "risk" }),
   });
   const watch = new RiskWatch({ ...p.sources, wallets }, () => p.clock.now());
-  const core = new CoreRisk({ risk, clock: p.clock, view: p.view, watch, wallets, onChange: p.onChange, ...(p.onFiltered ? { onFiltered: p.onFiltered } : {}) });
+  const exposure = exposureBookOf(p, wallets);
+  const core = new CoreRisk({ risk, clock: p.clock, view: p.view, watch, wallets, onChange: p.onChange, ...(p.onFiltered ? { onFiltered: p.onFiltered } : {}), ...(exposure ? { exposure } : {}) });
   return { core, watch };
+}
+
+function exposureBookOf(p: CoreRiskParts, wallets: readonly { name: string; address: string }[]): ExposureBook | undefined {
+  const { orderCounters, onPositionChange } = p;
+  if (orderCounters === undefined || onPositionChange === undefined) return undefined;
+  const v = p.view;
+  const book = new ExposureBook({
+    wallets,
+    markets: () => v.markets(),
+    outcomeCount: (m) => v.outcomeCount(m),
+    mark: (m, o) => v.mark(m, o),
+    liveOrders: (w, m) => v.liveOrders(w, m),
+    ordersVersion: (w) => trackerVersion(orderCounters(w)),
+    positions: (w, m) => v.positions(w, m),
+    positionMarkets: (w) => new Set(v.positions(w).map((x) => x.marketId)),
+  });
+  onPositionChange((w, m) => book.positionChanged(w, m));
+  return book;
 }

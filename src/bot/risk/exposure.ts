@@ -80,32 +80,44 @@ function marketKey(wallet: string, market: string): string {
   return `${wallet}\u0000${market}`;
 }
 
+/**
+ * Read access to figures computed elsewhere (exposure-book.ts hands out a frozen one): what a
+ * RiskSnapshot starts from before its own exposures and commits are laid over it.
+ */
+export interface ExposureBase {
+  market(wallet: string, market: string): MarketFigures | undefined;
+  walletNotional(wallet: string): Micros;
+  totalNotional(): Micros;
+}
+
+/**
+ * The figures of every (wallet, market) given, summed per wallet and in total. Built over a `base`
+ * it starts from the base's figures and lays its own on top (an exposure given here replaces the
+ * base's for its pair); the base is only read, never changed.
+ */
 export class RiskSnapshot {
   private readonly markets = new Map<string, MarketFigures>();
+  /** Per wallet, and in total: the change against the base (the whole figure without one). */
   private readonly wallets = new Map<string, Micros>();
   private total = 0n;
 
-  constructor(exposures: readonly MarketExposure[] = []) {
-    for (const e of exposures) {
-      const k = marketKey(e.wallet, e.market);
-      const prev = this.markets.get(k);
-      if (prev !== undefined) this.account(prev, -1n);
-      const f = figuresOf(e);
-      this.markets.set(k, f);
-      this.account(f, 1n);
-    }
+  constructor(
+    exposures: readonly MarketExposure[] = [],
+    private readonly base?: ExposureBase,
+  ) {
+    for (const e of exposures) this.put(figuresOf(e));
   }
 
   market(wallet: string, market: string): MarketFigures | undefined {
-    return this.markets.get(marketKey(wallet, market));
+    return this.markets.get(marketKey(wallet, market)) ?? this.base?.market(wallet, market);
   }
 
   walletNotional(wallet: string): Micros {
-    return this.wallets.get(wallet) ?? 0n;
+    return (this.base?.walletNotional(wallet) ?? 0n) + (this.wallets.get(wallet) ?? 0n);
   }
 
   totalNotional(): Micros {
-    return this.total;
+    return (this.base?.totalNotional() ?? 0n) + this.total;
   }
 
   /**
@@ -113,18 +125,27 @@ export class RiskSnapshot {
    * the orders still cancelling) would rest.
    */
   commit(wallet: string, market: string, openBuyNotional: Micros): void {
-    const k = marketKey(wallet, market);
-    const f = this.markets.get(k) ?? figuresOf({ wallet, market, outcomeCount: 2, positions: [], openOrders: [] });
-    this.account(f, -1n);
-    const next: MarketFigures = { ...f, openBuyNotional };
-    this.markets.set(k, next);
-    this.account(next, 1n);
+    const f = this.market(wallet, market) ?? figuresOf({ wallet, market, outcomeCount: 2, positions: [], openOrders: [] });
+    this.put({ ...f, openBuyNotional });
+  }
+
+  private put(f: MarketFigures): void {
+    const k = marketKey(f.exposure.wallet, f.exposure.market);
+    const prev = this.market(f.exposure.wallet, f.exposure.market);
+    if (prev !== undefined) this.account(prev, -1n);
+    this.markets.set(k, f);
+    this.account(f, 1n);
   }
 
   private account(f: MarketFigures, sign: 1n | -1n): void {
-    const n = (f.positionNotional + f.openBuyNotional) * sign;
+    const n = notionalOf(f) * sign;
     const w = f.exposure.wallet;
     this.wallets.set(w, (this.wallets.get(w) ?? 0n) + n);
     this.total += n;
   }
+}
+
+/** What a (wallet, market) adds to its wallet's and the total notional. */
+export function notionalOf(f: MarketFigures): Micros {
+  return f.positionNotional + f.openBuyNotional;
 }
