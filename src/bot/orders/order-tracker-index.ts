@@ -1,17 +1,46 @@
 /**
- * The tracker's records keyed by clientOrderId, indexed by the platform's orderId (once learnt) and
- * by the locally computed order hash (lowercased), plus the orderIds of pruned orders so that later
- * evidence for them counts as late instead of waiting in the buffer forever.
+ * Where the tracker's records are: the records themselves, keyed by clientOrderId and indexed by
+ * the platform's orderId (once learnt) and by the locally computed order hash (lowercased), and
+ * the early-event buffer, which holds frames and trade rows for an orderId no record has yet.
+ * Finding a record, learning its orderId and holding what arrives before it: nothing here looks
+ * at the transition table or changes a record's state (order-tracker-apply.ts does that).
  *
  * Non-terminal records are also kept per market (`liveOf`): a quote cycle reads its market's live
  * orders without walking every settled order still remembered. The tracker calls `restate` after
- * each state change (a "not recorded" order can come back to life, so membership is not one-way).
- * Pruned orderIds are remembered for `retiredKeepMs` past the prune horizon, then forgotten, so a
- * daemon that runs for weeks does not grow with every order it ever placed.
+ * each event applied (a "not recorded" order can come back to life, so membership is not one-way).
+ * The orderIds of pruned orders are remembered for `retiredKeepMs` past the prune horizon, so that
+ * later evidence for them counts as late instead of waiting in the buffer for ever, then
+ * forgotten, so a daemon that runs for weeks does not grow with every order it ever placed.
  */
 import { isTerminal, type OrderEventKind } from "./order-states.js";
-import { RETIRED_KEEP_MS, type OrderRef, type Transition } from "./order-tracker-types.js";
-import type { Rec } from "./order-tracker-step.js";
+import { RETIRED_KEEP_MS, type OrderRef, type TrackedOrder, type TrackerCounters, type TrackerEvent, type Transition } from "./order-tracker-types.js";
+
+/** A tracked order plus what only the tracker itself reads. */
+export interface Rec extends TrackedOrder {
+  /** Trade ids already counted in `tradeQty`. */
+  tradeIds: Set<string>;
+  /** A cancel was sent for it (an unknown order after a cancel answered 404/409 is "cancelling"). */
+  cancelRequested: boolean;
+}
+
+/** The record a first `sent` starts. */
+export function newRecord(ev: Extract<TrackerEvent, { kind: "sent" }>): Rec {
+  return {
+    ...ev.intent,
+    clientOrderId: ev.clientOrderId,
+    orderHash: ev.orderHash,
+    state: "sent",
+    filledQty: 0n,
+    tradeQty: 0n,
+    finalConfirmed: false,
+    createdAtMs: ev.nowMs,
+    lastSentAtMs: ev.nowMs,
+    lastServerTs: null,
+    cancelAttempts: 0,
+    tradeIds: new Set(),
+    cancelRequested: false,
+  };
+}
 
 export class OrderIndex {
   private readonly orders = new Map<string, Rec>();
@@ -86,6 +115,7 @@ export class OrderIndex {
     return undefined;
   }
 
+  /** The record a frame or trade row is about; "retired" when its orderId belongs to a pruned order. */
   resolveFor(orderId: string, clientOrderId: string | undefined): Rec | "retired" | undefined {
     const r = this.find({ orderId, clientOrderId });
     if (r !== undefined) return r;
@@ -124,5 +154,81 @@ export class OrderIndex {
       this.retired.delete(orderId);
     }
     return n;
+  }
+}
+
+// ---- the early-event buffer ----------------------------------------------------------------------
+
+/** What may wait for its orderId: a frame or a trade row, kept as the event it arrived as. */
+export type Buffered = Extract<TrackerEvent, { kind: "frame" | "trade" }>;
+const bufferedTs = (b: Buffered): number => (b.kind === "frame" ? b.frame.serverTs : b.fill.ts);
+
+/**
+ * Frames and trade rows for an orderId the tracker does not know yet (a fill that beats the
+ * placement answer, or a foreign order's events), held until a placement answer or a read names
+ * the id, then handed back in serverTs order. Bounded across all ids together: past the cap the
+ * event that has waited longest is dropped and counted.
+ */
+export class EarlyEventBuffer {
+  private readonly lists = new Map<string, Buffered[]>();
+  private count = 0;
+  private readonly max: number;
+  private readonly counters: Pick<TrackerCounters, "bufferDropped">;
+
+  constructor(max: number, counters: Pick<TrackerCounters, "bufferDropped">) {
+    this.max = max;
+    this.counters = counters;
+  }
+
+  add(orderId: string, b: Buffered): void {
+    let list = this.lists.get(orderId);
+    if (list === undefined) this.lists.set(orderId, (list = []));
+    list.push(b);
+    this.count++;
+    while (this.count > this.max) this.dropOldest();
+  }
+
+  /** Remove an id's events and return them oldest first; undefined when none are held. */
+  take(orderId: string): Buffered[] | undefined {
+    const list = this.lists.get(orderId);
+    if (list === undefined) return undefined;
+    this.lists.delete(orderId);
+    this.count -= list.length;
+    return list.slice().sort((a, b) => bufferedTs(a) - bufferedTs(b));
+  }
+
+  orderIds(): string[] {
+    return [...this.lists.keys()];
+  }
+
+  /** Drop an id's events unapplied (counted as dropped); returns how many there were. */
+  discard(orderId: string): number {
+    const list = this.lists.get(orderId);
+    if (list === undefined) return 0;
+    this.lists.delete(orderId);
+    this.count -= list.length;
+    this.counters.bufferDropped += list.length;
+    return list.length;
+  }
+
+  /** Events held, and the orderIds they wait for. */
+  get size(): { events: number; ids: number } {
+    return { events: this.count, ids: this.lists.size };
+  }
+
+  /** Drop the event that has waited longest (the head of the list whose head is oldest). */
+  private dropOldest(): void {
+    let oldestId: string | undefined;
+    let oldestTs = Infinity;
+    for (const [id, list] of this.lists) {
+      const ts = list.length > 0 ? bufferedTs(list[0]!) : -Infinity;
+      if (ts < oldestTs) [oldestId, oldestTs] = [id, ts];
+    }
+    if (oldestId === undefined) return;
+    const list = this.lists.get(oldestId)!;
+    list.shift();
+    if (list.length === 0) this.lists.delete(oldestId);
+    this.count--;
+    this.counters.bufferDropped++;
   }
 }

@@ -1,7 +1,24 @@
 /**
  * The order tracker of one wallet: every order we sent, keyed by clientOrderId (indexed by orderId
- * and by the locally computed EIP-712 order hash), moved only through the table of
- * order-states.ts. Pure: no I/O, no clock (times come in on the events).
+ * and by the locally computed EIP-712 order hash), moved only through the one transition table of
+ * order-states.ts. Pure: no I/O, no clock (times come in on the events). The engine uses this class
+ * only; it routes events and delegates to one part per responsibility:
+ *   order-states.ts           the states, the event kinds and THE table (state, event) -> target
+ *   order-tracker-apply.ts    applying an event to a record: the one place a state changes
+ *   order-tracker-index.ts    records by clientOrderId / orderId / hash; the early-event buffer
+ *   order-tracker-queries.ts  views, live orders for the reconciler, reads and re-cancels due, gaps
+ *   order-tracker-types.ts    the vocabulary: events in, transitions and views out
+ *
+ * How an event flows (a `user_fill` frame, say). `apply` hands it to `route`, which only finds the
+ * record it is about: a frame for another wallet is refused; the frame's orderId (or clientOrderId)
+ * is looked up in the index; an orderId no record has yet is held in the early-event buffer
+ * (`buffered`), one of a pruned order is `late`; a record found learns the orderId if it is new to
+ * it (a different one is a `conflict`). `applyEvent` (order-tracker-apply.ts) then applies it to
+ * the record: the fill's trade joins the trade total, the frame's filledQty makes the event `fill`
+ * or `filled`, and `step` reads the target in the table (order-states.ts `targetOf`), merges the
+ * fill total, checks the stamp order and writes the state. Back here, the per-market live index is
+ * brought in step (`restate`), frames that waited for this orderId are replayed through the same
+ * `applyEvent`, and every outcome is counted.
  *
  * Rules it enforces (architecture: "orders in an unknown state are never guessed"):
  * - an impossible transition is refused, counted and returned as a diagnostic;
@@ -21,215 +38,156 @@
  * - ordering: an event stamped (serverTs / X-Server-Time) before the last stamp applied to the
  *   order may move it forward (STATE_RANK) but never back; terminal answers are timeless;
  * - the filled quantity never decreases and never exceeds the size (excess is clamped, counted).
- *
- * This file routes events to records; the parts live beside it: order-tracker-step.ts (the one
- * place a state changes), order-tracker-index.ts (lookup by clientOrderId / orderId / hash,
- * pruning), order-tracker-buffer.ts (events before the orderId is known), order-tracker-reads.ts
- * (queries, read needs, the open-orders walk).
  */
-import { maxMicros, parseMicros, type Micros } from "../../core/money.js";
-import type { OrderRecord, PlacementResult } from "../../wire/orders.js";
+import { parseMicros, type Micros } from "../../core/money.js";
+import type { OrderRecord } from "../../wire/orders.js";
 import type { LiveOrder } from "../quote/quotes.js";
-import { NOT_RECORDED, ackEventOf, frameEventOf, readEventOf, targetOf, type OrderEventKind, type OrderState } from "./order-states.js";
-import { LOOKUP_RETRY_MS, NOT_RECORDED_AFTER_MS, emptyCounters, type CancelOutcome, type OrderFrame, type OrderIntent, type OrderRef, type ReadNeed, type TrackedOrder, type TrackerCounters, type TrackerEvent, type TrackerOptions, type TrackerSizes, type TradeFact, type Transition, type WalkDiff } from "./order-tracker-types.js";
-import { EarlyEventBuffer, type Buffered } from "./order-tracker-buffer.js";
-import { OrderIndex } from "./order-tracker-index.js";
-import { notFoundTooSoon, type LookupTiming } from "./order-tracker-lookup.js";
-import { cancellable, diffOpenWalk, fillGapsOf, liveOrderViews, nextReadDueOf, readNeedsOf, selectViews, stateCounts } from "./order-tracker-reads.js";
-import { CANCEL_EVENT, addPlacementTrades, addTrade, adoptionOf, fillEvent, refuse, stepOrder, unmatched, view, type Rec, type StepOpts } from "./order-tracker-step.js";
+import { frameEventOf, readEventOf, type OrderEventKind, type OrderState } from "./order-states.js";
+import { ackKindOf, applyEvent, cancelKindOf, type ApplyContext } from "./order-tracker-apply.js";
+import { EarlyEventBuffer, OrderIndex, newRecord, type Buffered, type Rec } from "./order-tracker-index.js";
+import { cancellable, diffOpenWalk, fillGapsOf, liveOrderViews, nextReadDueOf, readNeedsOf, selectViews, stateCounts, view } from "./order-tracker-queries.js";
+import {
+  LOOKUP_RETRY_MS,
+  NOT_RECORDED_AFTER_MS,
+  emptyCounters,
+  type OrderIntent,
+  type OrderRef,
+  type ReadNeed,
+  type TrackedOrder,
+  type TrackerCounters,
+  type TrackerEvent,
+  type TrackerOptions,
+  type TrackerSizes,
+  type Transition,
+  type WalkDiff,
+} from "./order-tracker-types.js";
 
 export * from "./order-states.js";
 export * from "./order-tracker-types.js";
 
 export class OrderTracker {
   readonly wallet: string;
+  readonly counters: TrackerCounters = emptyCounters();
   private readonly index: OrderIndex;
   private readonly early: EarlyEventBuffer;
-  readonly counters: TrackerCounters = emptyCounters();
-  private readonly timing: LookupTiming;
+  private readonly ctx: ApplyContext;
 
   constructor(wallet: string, opts: TrackerOptions = {}) {
     this.wallet = wallet.toLowerCase();
     this.index = new OrderIndex(opts.retiredKeepMs);
     this.early = new EarlyEventBuffer(opts.maxBuffered ?? 10_000, this.counters);
-    this.timing = { notRecordedAfterMs: opts.notRecordedAfterMs ?? NOT_RECORDED_AFTER_MS, lookupRetryMs: Math.max(1, opts.lookupRetryMs ?? LOOKUP_RETRY_MS) };
+    const timing = { notRecordedAfterMs: opts.notRecordedAfterMs ?? NOT_RECORDED_AFTER_MS, lookupRetryMs: Math.max(1, opts.lookupRetryMs ?? LOOKUP_RETRY_MS) };
+    this.ctx = { counters: this.counters, timing };
   }
 
   apply(ev: TrackerEvent): Transition {
-    const t = this.dispatch(ev);
+    const t = this.route(ev);
     this.counters[t.outcome]++;
     return t;
   }
 
-  private dispatch(ev: TrackerEvent): Transition {
+  // ---- routing: which record an event is about ------------------------------------------------
+
+  /** Find the record the event is about (or say why none takes it), then apply the event to it. */
+  private route(ev: TrackerEvent): Transition {
     switch (ev.kind) {
-      case "sent":
-        return this.onSent(ev.clientOrderId, ev.orderHash, ev.intent, ev.nowMs);
-      case "send_failed": {
-        const r = this.index.get(ev.clientOrderId);
-        if (r === undefined) return unmatched("send_failed", ev);
-        return this.step(r, "send_failed", { rejectCode: ev.code });
+      case "frame": {
+        const f = ev.frame;
+        const kind = f.type === "user_fill" ? "fill" : frameEventOf(f.status);
+        if (f.walletAddress.toLowerCase() !== this.wallet) {
+          return { event: kind, outcome: "wrong_wallet", orderId: f.orderId, message: `frame for ${f.walletAddress}` };
+        }
+        return this.byOrderId(ev, f.orderId, f.clientOrderId ?? undefined, kind, kind);
       }
-      case "ack":
-        return this.onAck(ev.clientOrderId, ev.result, ev.serverTimeMs);
+      case "trade":
+        return this.byOrderId(ev, ev.fill.orderId, ev.fill.clientOrderId, "trade", "fill");
+      case "sent": {
+        const r = this.index.get(ev.clientOrderId);
+        return r === undefined ? this.track(ev) : this.applyTo(r, ev);
+      }
+      case "send_failed":
       case "ack_unknown": {
         const r = this.index.get(ev.clientOrderId);
-        return r === undefined ? unmatched("ack_unknown", ev) : this.step(r, "ack_unknown", {});
+        return r === undefined ? unmatched(ev.kind, ev) : this.applyTo(r, ev);
       }
-      case "frame":
-        return this.onFrame(ev.frame);
-      case "trade":
-        return this.onTrade(ev.fill);
+      case "ack": {
+        const kind = ackKindOf(ev.result);
+        const r = this.index.get(ev.clientOrderId);
+        if (r === undefined) return { event: kind, outcome: "unmatched", clientOrderId: ev.clientOrderId };
+        return this.learnIdThenApply(r, ev.result.orderId ?? undefined, kind, ev);
+      }
+      case "read": {
+        const rec = ev.record;
+        const kind = readEventOf(rec.status);
+        if (rec.walletAddress.toLowerCase() !== this.wallet) {
+          return { event: kind, outcome: "wrong_wallet", orderId: rec.id, message: `record of ${rec.walletAddress}` };
+        }
+        const r = this.index.find({ clientOrderId: rec.clientOrderId ?? undefined, orderId: rec.id, orderHash: rec.orderHash });
+        if (r === undefined) return { event: kind, outcome: "unmatched", orderId: rec.id, message: "not ours: adopt or cancel" };
+        return this.learnIdThenApply(r, rec.id, kind, ev);
+      }
       case "cancel_requested":
-        return this.onCancelRequested(ev);
-      case "cancel_result":
-        return this.onCancelResult(ev);
-      case "read":
-        return this.onRead(ev.record, ev.serverTimeMs);
-      case "lookup_not_found":
-        return this.onLookupNotFound(ev);
-    }
-  }
-
-  // ---- event handlers ---------------------------------------------------------------------------
-
-  private onSent(clientOrderId: string, orderHash: string, intent: OrderIntent, nowMs: number): Transition {
-    const have = this.index.get(clientOrderId);
-    if (have !== undefined) {
-      if (have.orderHash !== orderHash) {
-        return { event: "sent", outcome: "impossible", clientOrderId, message: "clientOrderId reused for a different order" };
+      case "lookup_not_found": {
+        const r = this.index.find(ev);
+        return r === undefined ? unmatched(ev.kind, ev) : this.applyTo(r, ev);
       }
-      const t = this.step(have, "resent", {});
-      if (t.outcome !== "impossible") have.lastSentAtMs = Math.max(have.lastSentAtMs, nowMs);
-      return t;
+      case "cancel_result": {
+        const r = this.index.find(ev);
+        return r === undefined ? unmatched(cancelKindOf(ev.result), ev) : this.applyTo(r, ev);
+      }
     }
-    if (intent.size <= 0n) return { event: "sent", outcome: "impossible", clientOrderId, message: "size must be positive" };
-    this.index.add({
-      ...intent,
-      clientOrderId,
-      orderHash,
-      state: "sent",
-      filledQty: 0n,
-      tradeQty: 0n,
-      finalConfirmed: false,
-      createdAtMs: nowMs,
-      lastSentAtMs: nowMs,
-      lastServerTs: null,
-      cancelAttempts: 0,
-      tradeIds: new Set(),
-      cancelRequested: false,
+  }
+
+  /**
+   * A frame or trade row: its record by orderId (or clientOrderId). An orderId no record has yet
+   * waits in the buffer; one of a pruned order is late. `kind` names the event in what is returned
+   * here, `idKind` in a conflict.
+   */
+  private byOrderId(ev: Buffered, orderId: string, clientOrderId: string | undefined, kind: OrderEventKind | "trade", idKind: OrderEventKind): Transition {
+    const r = this.index.resolveFor(orderId, clientOrderId);
+    if (r === "retired") return { event: kind, outcome: "late", orderId, message: "order already pruned" };
+    if (r === undefined) {
+      this.early.add(orderId, ev);
+      return { event: kind, outcome: "buffered", orderId };
+    }
+    return this.learnIdThenApply(r, orderId, idKind, ev);
+  }
+
+  /** A new order: the record starts in `sent`. */
+  private track(ev: Extract<TrackerEvent, { kind: "sent" }>): Transition {
+    if (ev.intent.size <= 0n) return { event: "sent", outcome: "impossible", clientOrderId: ev.clientOrderId, message: "size must be positive" };
+    this.index.add(newRecord(ev));
+    return { event: "sent", outcome: "applied", clientOrderId: ev.clientOrderId, to: "sent" };
+  }
+
+  // ---- applying: order-tracker-apply.ts, then the index and the buffer --------------------------
+
+  /**
+   * An event that may name the order's platform id: the record learns it (a different id than the
+   * one it has is a conflict, not applied), the event is applied, and the frames that waited for
+   * that id are replayed after it.
+   */
+  private learnIdThenApply(r: Rec, orderId: string | undefined, kind: OrderEventKind, ev: TrackerEvent): Transition {
+    const conflict = this.index.learnId(r, orderId, kind);
+    if (conflict !== undefined) return conflict;
+    const t = this.applyTo(r, ev);
+    if (r.orderId === undefined) return t;
+    const waiting = this.early.take(r.orderId);
+    if (waiting === undefined) return t;
+    const replayed = waiting.map((b) => {
+      const rt = this.applyTo(r, b);
+      this.counters[rt.outcome]++;
+      this.counters.replayed++;
+      return rt;
     });
-    return { event: "sent", outcome: "applied", clientOrderId, to: "sent" };
+    return { ...t, replayed };
   }
 
-  private onAck(clientOrderId: string, res: PlacementResult, ts: number | undefined): Transition {
-    const ev = res.status === "REJECTED" ? ackEventOf(res.status) : ackEventOf(res.status, res.orderStatus);
-    const r = this.index.get(clientOrderId);
-    if (r === undefined) return { event: ev, outcome: "unmatched", clientOrderId };
-    const conflict = this.index.learnId(r, res.orderId ?? undefined, ev);
-    if (conflict !== undefined) return conflict;
-    const filled = res.filledQty !== undefined ? parseMicros(res.filledQty) : undefined;
-    const opts: StepOpts = { ts, filled };
-    if (res.status === "REJECTED") opts.rejectCode = res.code;
-    // Trades first: an order that ended within the call is final once stepped.
-    if (res.status !== "REJECTED") addPlacementTrades(r, res.trades, this.counters);
-    const t = this.step(r, ev, opts);
-    return this.withReplay(r, t);
-  }
-
-
-  private onLookupNotFound(ev: OrderRef & { serverTimeMs?: number; nowMs?: number }): Transition {
-    const r = this.index.find(ev);
-    if (r === undefined) return unmatched("lookup_not_found", ev);
-    return notFoundTooSoon(r, ev, this.timing, this.counters) ?? this.step(r, "lookup_not_found", { ts: ev.serverTimeMs, rejectCode: NOT_RECORDED });
-  }
-
-  private onFrame(frame: OrderFrame): Transition {
-    const ev = frame.type === "user_fill" ? "fill" : frameEventOf(frame.status);
-    if (frame.walletAddress.toLowerCase() !== this.wallet) {
-      return { event: ev, outcome: "wrong_wallet", orderId: frame.orderId, message: `frame for ${frame.walletAddress}` };
-    }
-    const r = this.index.resolveFor(frame.orderId, frame.clientOrderId ?? undefined);
-    if (r === "retired") return { event: ev, outcome: "late", orderId: frame.orderId, message: "order already pruned" };
-    if (r === undefined) return this.bufferUp(frame.orderId, { kind: "frame", frame }, ev);
-    const conflict = this.index.learnId(r, frame.orderId, ev);
-    if (conflict !== undefined) return conflict;
-    return this.withReplay(r, this.applyFrame(r, frame));
-  }
-
-  private applyFrame(r: Rec, frame: OrderFrame): Transition {
-    if (frame.type === "user_fill") {
-      const dup = r.tradeIds.has(frame.tradeId);
-      this.countTrade(r, frame.tradeId, parseMicros(frame.quantity));
-      const filled = parseMicros(frame.filledQty);
-      const ev = fillEvent(r, filled, frame.orderStatus === "FILLED");
-      const t = this.step(r, ev, { ts: frame.serverTs, filled });
-      return dup && t.outcome === "same" ? { ...t, outcome: "duplicate" } : t;
-    }
-    const filled = maxMicros(0n, parseMicros(frame.originalQuantity) - parseMicros(frame.remainingQty));
-    return this.step(r, frameEventOf(frame.status), { ts: frame.serverTs, filled });
-  }
-
-  private onTrade(fill: TradeFact): Transition {
-    const r = this.index.resolveFor(fill.orderId, fill.clientOrderId);
-    if (r === "retired") return { event: "trade", outcome: "late", orderId: fill.orderId, message: "order already pruned" };
-    if (r === undefined) return this.bufferUp(fill.orderId, { kind: "trade", fill }, "trade");
-    const conflict = this.index.learnId(r, fill.orderId, "fill");
-    if (conflict !== undefined) return conflict;
-    return this.withReplay(r, this.applyTrade(r, fill));
-  }
-
-  private applyTrade(r: Rec, fill: TradeFact): Transition {
-    if (r.tradeIds.has(fill.tradeId)) {
-      return { event: "trade", outcome: "duplicate", clientOrderId: r.clientOrderId, orderId: fill.orderId, from: r.state, to: r.state };
-    }
-    this.countTrade(r, fill.tradeId, fill.qty);
-    return this.step(r, fillEvent(r, undefined, false), { ts: fill.ts });
-  }
-
-  private onCancelRequested(ev: OrderRef & { nowMs: number }): Transition {
-    const r = this.index.find(ev);
-    if (r === undefined) return unmatched("cancel_requested", ev);
-    const target = targetOf(r.state, "cancel_requested");
-    if (r.orderId === undefined && target !== undefined && target !== "late") {
-      return refuse(r, "cancel_requested", "no orderId yet: a cancel needs the acknowledgement");
-    }
-    const t = this.step(r, "cancel_requested", {});
-    if (t.outcome === "applied" || t.outcome === "same") {
-      r.cancelRequested = true;
-      r.cancelAttempts++;
-      delete r.cancelRetryAtMs;
-      if (r.needsRead === "cancel_retry") delete r.needsRead;
-    }
+  /** Apply to the record, then keep the per-market live index in step with its state. */
+  private applyTo(r: Rec, ev: TrackerEvent): Transition {
+    const t = applyEvent(r, ev, this.ctx);
+    this.index.restate(r);
     return t;
-  }
-
-  private onCancelResult(ev: OrderRef & { result: CancelOutcome; serverTimeMs?: number; nowMs: number }): Transition {
-    const r = this.index.find(ev);
-    const res = ev.result;
-    const kind: OrderEventKind =
-      res.kind === "done" ? (res.status === "FILLED" ? "cancel_filled" : "cancel_cancelled") : CANCEL_EVENT[res.kind];
-    if (r === undefined) return unmatched(kind, ev);
-    // A failure carries no server time: it must not be dropped as stale.
-    const ts = res.kind === "failed" ? undefined : ev.serverTimeMs;
-    const filled = res.kind === "done" ? (res.status === "FILLED" ? r.size : res.filledQty) : undefined;
-    const t = this.step(r, kind, { ts, filled });
-    if (res.kind === "pending" && r.state === "cancel_pending") r.cancelRetryAtMs = ev.nowMs + res.retryAfterMs;
-    return t;
-  }
-
-  private onRead(rec: OrderRecord, ts: number): Transition {
-    const ev = readEventOf(rec.status);
-    if (rec.walletAddress.toLowerCase() !== this.wallet) {
-      return { event: ev, outcome: "wrong_wallet", orderId: rec.id, message: `record of ${rec.walletAddress}` };
-    }
-    const r = this.index.find({ clientOrderId: rec.clientOrderId ?? undefined, orderId: rec.id, orderHash: rec.orderHash });
-    if (r === undefined) return { event: ev, outcome: "unmatched", orderId: rec.id, message: "not ours: adopt or cancel" };
-    const conflict = this.index.learnId(r, rec.id, ev);
-    if (conflict !== undefined) return conflict;
-    const t = this.step(r, ev, { ts, filled: parseMicros(rec.filledQty) });
-    if (t.outcome !== "impossible") delete r.needsRead;
-    return this.withReplay(r, t);
   }
 
   /**
@@ -248,37 +206,7 @@ export class OrderTracker {
     return this.apply({ kind: "read", record: rec, serverTimeMs });
   }
 
-  // ---- state changes (order-tracker-step.ts), buffering ---------------------------------------
-
-  private step(r: Rec, ev: OrderEventKind, o: StepOpts): Transition {
-    const t = stepOrder(r, ev, o, this.counters);
-    this.index.restate(r);
-    return t;
-  }
-
-  private countTrade(r: Rec, tradeId: string, qty: Micros): void {
-    addTrade(r, tradeId, qty, this.counters);
-  }
-
-  private bufferUp(orderId: string, b: Buffered, ev: OrderEventKind | "trade"): Transition {
-    this.early.add(orderId, b);
-    return { event: ev, outcome: "buffered", orderId };
-  }
-
-  private withReplay(r: Rec, t: Transition): Transition {
-    if (r.orderId === undefined) return t;
-    const list = this.early.take(r.orderId);
-    if (list === undefined) return t;
-    const replayed = list.map((b) => {
-      const rt = b.kind === "frame" ? this.applyFrame(r, b.frame) : this.applyTrade(r, b.fill);
-      this.counters[rt.outcome]++;
-      this.counters.replayed++;
-      return rt;
-    });
-    return { ...t, replayed };
-  }
-
-  // ---- queries (order-tracker-reads.ts) -----------------------------------------------------
+  // ---- queries (order-tracker-queries.ts) ---------------------------------------------------
 
   get(clientOrderId: string): TrackedOrder | undefined {
     const r = this.index.get(clientOrderId);
@@ -327,7 +255,7 @@ export class OrderTracker {
    * until its `nextReadAtMs`; lookups carry `conclusiveAtMs` (when a 404 would end the order).
    */
   ordersNeedingRead(nowMs: number): ReadNeed[] {
-    return readNeedsOf(this.index.values(), nowMs, this.timing.notRecordedAfterMs);
+    return readNeedsOf(this.index.values(), nowMs, this.ctx.timing.notRecordedAfterMs);
   }
 
   /** Earliest time a read that is waiting (an early 404, a cancel Retry-After) becomes due; undefined when none waits. */
@@ -376,4 +304,21 @@ export class OrderTracker {
   prune(beforeTs: number): number {
     return this.index.prune(beforeTs);
   }
+}
+
+function unmatched(event: OrderEventKind, ref: OrderRef): Transition {
+  const t: Transition = { event, outcome: "unmatched" };
+  if (ref.clientOrderId !== undefined) t.clientOrderId = ref.clientOrderId;
+  if (ref.orderId !== undefined) t.orderId = ref.orderId;
+  return t;
+}
+
+/** The `sent` an adopted order is tracked under: its clientOrderId (or `adopted:<id>`) and intent. */
+function adoptionOf(rec: OrderRecord, nowMs: number): { clientOrderId: string; intent: OrderIntent; sentAtMs: number } {
+  const created = Date.parse(rec.createdAt);
+  return {
+    clientOrderId: rec.clientOrderId ?? `adopted:${rec.id}`,
+    intent: { marketId: rec.marketId, outcome: rec.outcome, side: rec.side, price: parseMicros(rec.price), size: parseMicros(rec.originalQuantity), postOnly: rec.postOnly },
+    sentAtMs: Number.isNaN(created) ? nowMs : created,
+  };
 }

@@ -1,13 +1,20 @@
 /**
- * What the tracker says about its records: views, the reconciler's live orders, what must be read
- * or re-cancelled, fill gaps, and the comparison with a complete open-orders walk (which flags
- * reads, the only change it makes). Functions over the records; the tracker owns them.
+ * What the tracker says about its records: views, the reconciler's live orders, state counts,
+ * what must be read or re-cancelled, fill gaps, and the comparison with a complete open-orders
+ * walk (which flags reads, the only change a query makes). Functions over the records; the tracker
+ * owns them (order-tracker-index.ts) and the apply step changes them (order-tracker-apply.ts).
  */
 import type { Micros } from "../../core/money.js";
-import { ORDER_STATES, isTerminal, type OrderState } from "./order-states.js";
-import type { ReadNeed, TrackedOrder, WalkDiff } from "./order-tracker-types.js";
-import { view, type Rec } from "./order-tracker-step.js";
 import type { LiveOrder } from "../quote/quotes.js";
+import { ORDER_STATES, isTerminal, type OrderState } from "./order-states.js";
+import type { Rec } from "./order-tracker-index.js";
+import type { ReadNeed, TrackedOrder, WalkDiff } from "./order-tracker-types.js";
+
+/** The public copy of a record. */
+export function view(r: Rec): TrackedOrder {
+  const { tradeIds: _t, cancelRequested: _c, ...rest } = r;
+  return { ...rest };
+}
 
 export function selectViews(records: Iterable<Rec>, pred: (r: Rec) => boolean): TrackedOrder[] {
   const out: TrackedOrder[] = [];
