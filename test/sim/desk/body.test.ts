@@ -29,7 +29,7 @@ const normalised = (raw: unknown) => normalisePlaceBody(raw) as Record<string, u
 
 describe("impliedPrice", () => {
   it("reads back the grid price of every correctly signed order, BUY and SELL", () => {
-    for (const qty of ["1", "10", "7.123457", "1000"].map(parseMicros)) {
+    for (const qty of ["1", "10", "7.123457", "1000"].map((s) => parseMicros(s))) {
       for (let tick = 1n; tick <= 999n; tick += 7n) {
         const price = tick * 1000n;
         const buy = orderAmounts("BUY", price, qty);
