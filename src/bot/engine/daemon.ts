@@ -53,7 +53,7 @@ import { AuthWatch } from "../guards/auth-watch.js";
 import { engineStateSource } from "./engine-state.js";
 import { combineObservers, type EngineObserver } from "./observer.js";
 import { DaemonOps } from "./ops.js";
-import { chainRisk, type EngineView, type RiskHook } from "../risk/risk-hook.js";
+import type { EngineView, RiskHook } from "../risk/risk-hook.js";
 import { HaltControl, type KillReport } from "./halt-wiring.js";
 import { describeUnconfirmed, isClean, shutdownExitCode } from "./shutdown.js";
 import type { RestTradeFeed } from "../market/trade-feed.js";
@@ -94,7 +94,8 @@ export class Daemon {
   readonly auth: AuthWatch;
   /** Load shedding when the event loop falls behind: refresh widened, markets shed (capacity-guard.ts). */
   readonly capacity: CapacityGuard;
-  private readonly risk: RiskHook;
+  /** The extra risk hook of DaemonDeps.risk, consulted after the core risk. */
+  private readonly extraRisk: RiskHook | undefined;
   private readonly rng: Rng;
   private readonly seq = new EventSeq();
   /** Read-only view of the whole engine for the risk hook. */
@@ -163,7 +164,7 @@ export class Daemon {
     this.haltControl = new HaltControl({ core: () => this.coreRisk, runners: this.runners, observer: () => this.observer, log: this.log });
     const extra: readonly EngineObserver[] = deps.observer === undefined ? [] : isObserverList(deps.observer) ? deps.observer : [deps.observer];
     this.observer = combineObservers([watch, this.ops.bridge, this.deadMan, ...extra], (e) => this.log.error({ err: e instanceof Error ? e.message : String(e) }, "observer threw"));
-    this.risk = chainRisk(deps.risk === undefined ? [this.coreRisk] : [this.coreRisk, deps.risk]);
+    this.extraRisk = deps.risk;
     this.sessionStartMs = this.clock.now();
     this.session = sessionTag(this.sessionStartMs, rng.fork("session"));
     this.fence = new InstanceFence({
@@ -215,7 +216,7 @@ export class Daemon {
         rng,
         log: this.log,
         observer: this.observer,
-        risk: this.risk,
+        risk: { core: this.coreRisk, hook: this.extraRisk },
         ledger: this.ledger,
         inventory: this.inventory,
         saltSource,
@@ -431,7 +432,7 @@ export class Daemon {
       data: this.data,
       ledger: this.ledger,
       inventory: this.inventory,
-      halts: this.risk.halts?.() ?? [],
+      halts: [...this.coreRisk.halts(), ...(this.extraRisk?.halts?.() ?? [])],
     });
   }
 }

@@ -1,6 +1,8 @@
 /**
  * The quote cycles of one wallet (wallet-runner.ts owns the rest of the wallet): whether it quotes
  * at all, the onboarding pause, the set of markets marked dirty and the pump that runs their cycles.
+ * A cycle is: gather a snapshot of values (`snapshot`), decide (quoteCycle, src/bot/quote/cycle.ts,
+ * pure), execute the plan, report.
  *
  * Cycles run one at a time (a pump over the dirty set), so each cycle sizes its plan against a rate
  * budget that earlier cycles have already spent, and the tracker never sees two plans for one
@@ -9,18 +11,23 @@
  * executor.execute): keep it free of extra awaits and allocations.
  */
 import type { TimerHandle } from "../../core/clock.js";
-import { isTerminal, type OrderTracker } from "../orders/order-tracker.js";
-import type { OrderExecutor } from "./executor.js";
+import type { BookSnapshot } from "../market/market-data.js";
 import { signingMarketOf } from "../market/market-registry.js";
-import type { CycleTrigger } from "./observer.js";
-import type { OwnOrderLog } from "../quote/own-orders.js";
+import { isTerminal, type OrderTracker } from "../orders/order-tracker.js";
 import type { PresignWarmer } from "../orders/presign.js";
+import { enginePhase, phaseQuotes, quoteCycle, type CyclePolicy, type CycleSnapshot, type QuotedBook, type StrategyState } from "../quote/cycle.js";
+import type { OwnOrderLog } from "../quote/own-orders.js";
+import { midsOf, quotedOutcomes } from "../quote/quote-cycle.js";
+import type { TradeView } from "../quote/quotes.js";
 import type { RiskContext } from "../risk/risk-hook.js";
-import { planCycle } from "../quote/wallet-cycle.js";
+import type { OrderExecutor } from "./executor.js";
+import type { CycleTrigger } from "./observer.js";
 import type { WalletRunnerOptions } from "./wallet-types.js";
 
 /** Trading buckets are per second: deferred work is retried after this. */
 const BUDGET_RETRY_MS = 250;
+
+const NO_TRADES: readonly TradeView[] = Object.freeze([]);
 
 /** The runner's options a cycle reads, plus the wallet's own parts. */
 export interface WalletQuotingParts
@@ -46,9 +53,13 @@ export class WalletQuoting {
   private pumping = false;
   private idleWaiters: (() => void)[] = [];
   private readonly retryTimers = new Map<string, TimerHandle>();
-  private readonly strategyStates = new Map<string, Map<number, unknown>>();
+  private readonly strategyStates = new Map<string, StrategyState>();
+  private readonly policy: CyclePolicy;
 
-  constructor(private readonly p: WalletQuotingParts) {}
+  constructor(private readonly p: WalletQuotingParts) {
+    const facade = p.risk.core.facade;
+    this.policy = { strategy: p.strategy, quoting: p.quoting, limits: facade.limits, tuning: facade.tuning, hook: p.risk.hook };
+  }
 
   /** Quoting is on: from the end of start-up until stop() (cycles run, orders may leave). */
   get active(): boolean {
@@ -81,7 +92,8 @@ export class WalletQuoting {
   /** Checked just before each order leaves: quoting, not paused, the market allows it, no halt. */
   mayPlace(symbol: string, postOnly: boolean): { ok: true } | { ok: false; reason: string } {
     if (!this.quoting || this.p.clock.now() < this.pausedUntil) return { ok: false, reason: "not_quoting" };
-    if (this.p.risk.allowPlace?.(this.p.wallet, this.p.name, symbol) === false) return { ok: false, reason: "risk_halt" };
+    const { core, hook } = this.p.risk;
+    if (!core.allowPlace(this.p.wallet, this.p.name, symbol) || hook?.allowPlace?.(this.p.wallet, this.p.name, symbol) === false) return { ok: false, reason: "risk_halt" };
     return this.p.registry.maySend(symbol, postOnly, this.p.index);
   }
 
@@ -137,35 +149,16 @@ export class WalletQuoting {
   private async cycle(symbol: string, why: CycleTrigger): Promise<void> {
     const p = this.p;
     const t0 = p.monotonic();
-    let states = this.strategyStates.get(symbol);
-    if (states === undefined) this.strategyStates.set(symbol, (states = new Map<number, unknown>()));
-    const live = p.tracker.liveOrders(symbol);
-    const c = planCycle({
-      symbol,
-      nowMs: p.clock.now(),
-      wallet: p.wallet,
-      walletName: p.name,
-      walletIndex: p.index,
-      pausedUntilMs: this.pausedUntil,
-      registry: p.registry,
-      data: p.data,
-      trades: p.trades,
-      live,
-      inventory: p.inventory.positionViews(p.wallet, symbol),
-      strategy: p.strategy,
-      states,
-      ownAt: (sentSeq, outcome) => p.own.restingAt(symbol, sentSeq, outcome),
-      risk: p.risk,
-      quoting: p.quoting,
-      budget: p.executor.budget(),
-      defaultFeeTakerBps: p.platform().feeConfig.defaultFeeTakerBps,
-      stream: p.streamView(),
-      engine: p.engine,
-    });
-    if (c.deferredByBudget > 0) this.retrySoon(symbol);
+    const snapshot = this.snapshot(symbol);
+    const c = quoteCycle(this.policy, snapshot, this.strategyStates.get(symbol));
+    this.strategyStates.set(symbol, c.nextStrategyState);
+    if (c.why.filtered.size > 0) p.risk.core.reportFiltered(p.name, symbol, c.why.filtered);
+    const deferredByBudget = c.why.deferredByBudget;
+    if (deferredByBudget > 0) this.retrySoon(symbol);
     let report = { cancelsSent: 0, placesSent: 0 };
     if (c.plan.cancels.length > 0 || c.plan.places.length > 0) {
-      const signing = c.entry === undefined ? undefined : signingMarketOf(c.entry.row);
+      const entry = p.registry.get(symbol);
+      const signing = entry === undefined ? undefined : signingMarketOf(entry.row);
       const r = await p.executor.execute(c.plan.cancels, c.plan.places, { symbol, signing });
       report = r;
       // A slot whose cancel did not end the old order got no place: look again once it may have.
@@ -183,10 +176,76 @@ export class WalletQuoting {
       latencyMs: p.monotonic() - t0,
       cancels: report.cancelsSent,
       places: report.placesSent,
-      deferredByBudget: c.deferredByBudget,
+      deferredByBudget,
     });
     // After the places: the wish list must not drop an entry this cycle was about to use.
-    p.warmer?.plan(symbol, c.phase, c.desired);
+    p.warmer?.plan(symbol, c.why.phase, c.desired);
+  }
+
+  /**
+   * Everything one cycle decides from, read now and frozen: the phase the engine enforces, the
+   * books (without our own orders) and public trades when the phase quotes, live orders,
+   * inventory, the rate budget, the halt verdict after the halts were evaluated, the exposure.
+   */
+  snapshot(symbol: string): CycleSnapshot {
+    const p = this.p;
+    const nowMs = p.clock.now();
+    const entry = p.registry.get(symbol);
+    const outcomeCount = entry?.row.outcomeCount ?? 2;
+    const outcomes = quotedOutcomes(outcomeCount);
+    const lifecycle = entry === undefined ? undefined : p.registry.phase(symbol, nowMs);
+    const phase = enginePhase({
+      nowMs,
+      market: entry === undefined ? undefined : { selected: entry.selected, wallet: entry.wallet },
+      lifecycle,
+      walletIndex: p.index,
+      pausedUntilMs: this.pausedUntil,
+      stale: lifecycle !== undefined && phaseQuotes(lifecycle.phase) && outcomes.some((o) => p.data.isStale(symbol, o)),
+    });
+    const raw = new Map<number, BookSnapshot | undefined>();
+    for (const o of outcomes) raw.set(o, p.data.book(symbol, o));
+    const books = new Map<number, QuotedBook>();
+    if (entry !== undefined && phaseQuotes(phase.phase)) {
+      const binary = outcomeCount === 2;
+      for (const [o, snap] of raw) {
+        if (snap === undefined) continue;
+        books.set(o, { snapshot: snap, own: p.own.restingAt(symbol, snap.sentSeq, binary ? undefined : o), trades: p.trades?.recent(symbol, o) ?? NO_TRADES });
+      }
+    }
+    const live = p.tracker.liveOrders(symbol);
+    const inventory = p.inventory.positionViews(p.wallet, symbol);
+    const risk: RiskContext = {
+      wallet: p.wallet,
+      walletName: p.name,
+      marketId: symbol,
+      outcomeCount,
+      nowMs,
+      phase: phase.phase,
+      phaseReason: phase.reason,
+      book: raw.get(0)?.view,
+      dataAgeMs: p.data.ageMs(symbol, 0),
+      inventory,
+      live,
+      stream: p.streamView(),
+      engine: p.engine,
+    };
+    const core = p.risk.core;
+    // Halts move with what the engine saw (at most every 100 ms): the gate below reads the result.
+    core.evaluate(nowMs);
+    return {
+      symbol,
+      nowMs,
+      market: entry === undefined ? undefined : { outcomeCount, feeTakerBps: entry.row.feeTakerBps ?? p.platform().feeConfig.defaultFeeTakerBps },
+      phase,
+      books,
+      mids: midsOf(raw, outcomeCount),
+      live,
+      inventory,
+      budget: p.executor.budget(),
+      gate: core.gate(p.name, symbol),
+      exposure: core.snapshot(risk),
+      risk,
+    };
   }
 
   /** Work was cut to the rate budget (or held behind a cancel): look again when the per-second windows have refilled. */

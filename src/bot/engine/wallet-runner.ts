@@ -23,7 +23,7 @@ import { PresignCache, PresignWarmer } from "../orders/presign.js";
 import { shutdownWallet, type ForeignOrderPolicy, type WalletShutdownReport } from "./shutdown.js";
 import { anchorInventory, resolveVault, retrying } from "./startup.js";
 import { WalletBackground } from "./wallet-background.js";
-import type { QuotingParams } from "../quote/wallet-cycle.js";
+import type { QuotingParams } from "../quote/cycle.js";
 import { WalletQuoting } from "./wallet-quoting.js";
 import { startUserStream, waitForSubscription } from "./wallet-stream.js";
 import type { WalletMemoryFigures, WalletRunnerOptions, WalletStatus } from "./wallet-types.js";

@@ -15,10 +15,17 @@ import type { EventSeq, MarketDataSource } from "../market/market-data.js";
 import type { MarketRegistry } from "../market/market-registry.js";
 import type { TrackerSizes } from "../orders/order-tracker.js";
 import type { EngineObserver, WalletState } from "./observer.js";
+import type { CoreRisk } from "../risk/core-risk.js";
 import type { EngineView, RiskHook } from "../risk/risk-hook.js";
 import type { PlatformInfo } from "./startup.js";
 import type { EngineTuning } from "./tuning.js";
-import type { QuotingParams } from "../quote/wallet-cycle.js";
+import type { QuotingParams } from "../quote/cycle.js";
+
+/** The risk a wallet's cycles consult: the daemon's core risk, then the extra hook of DaemonDeps.risk if given. */
+export interface WalletRisk {
+  core: CoreRisk;
+  hook?: RiskHook | undefined;
+}
 
 export interface WalletRunnerOptions {
   index: number;
@@ -35,7 +42,7 @@ export interface WalletRunnerOptions {
   rng: Rng;
   log: Logger;
   observer: EngineObserver;
-  risk: RiskHook;
+  risk: WalletRisk;
   registry: MarketRegistry;
   data: MarketDataSource;
   /** Public trades of the markets (the strategies' `recentTrades`); absent: none. */

@@ -1,24 +1,18 @@
 /**
- * The pure half of a quote cycle: from what the engine knows about one (wallet, market) to the
- * quotes it wants. The wallet runner does the I/O around it.
+ * Book helpers of the quote cycle (cycle.ts): which outcomes a market quotes, its books without
+ * our own orders, reference prices, and the phase rule every quote obeys.
  *
  * - Binary markets quote from the YES book (outcome 0, the platform's one book for YES and NO);
  *   multi-outcome markets run the strategy once per outcome on that outcome's book.
  * - Our own orders are taken out of the book the strategy sees (exactly those that were resting
  *   when the book was read: own-orders.ts), so a strategy does not chase its own quotes.
  * - In PRE_MARKET every quote is post-only, whatever the strategy or risk said (spec 3.1).
- * - `recentTrades` are the public trades of the quoted outcome (YES terms on binary markets) as
- *   the trade feed holds them (trade-feed.ts): the stored list, not a copy.
  */
 import { complementPrice } from "../../core/amounts.js";
 import type { Micros } from "../../core/money.js";
-import type { StrategyRunner } from "../../../strategies/registry.js";
-import type { BookLevel, BookView, DesiredQuote, MarketPhase, PositionView, TradeView } from "./quotes.js";
+import type { BookLevel, BookView, DesiredQuote, MarketPhase } from "./quotes.js";
 import type { BookSnapshot } from "../market/market-data.js";
 import type { OwnOrderView } from "./own-orders.js";
-import type { TradeSource } from "../market/trade-feed.js";
-
-const NO_TRADES: readonly TradeView[] = Object.freeze([]);
 
 /** Outcomes whose books a market needs: [0] for binary, every outcome otherwise. */
 export function quotedOutcomes(outcomeCount: number): number[] {
@@ -75,55 +69,6 @@ export function midsOf(books: ReadonlyMap<number, BookSnapshot | undefined>, out
     if (outcomeCount === 2 && o === 0) mids[1] = complementPrice(m);
   }
   return mids;
-}
-
-export interface DesiredArgs {
-  strategy: StrategyRunner;
-  /** Per-outcome strategy state, carried between cycles (updated in place). */
-  states: Map<number, unknown>;
-  marketId: string;
-  outcomeCount: number;
-  phase: MarketPhase;
-  books: ReadonlyMap<number, BookSnapshot | undefined>;
-  /** Public trades per outcome; absent: none. */
-  trades?: TradeSource | undefined;
-  /** Our orders that were on a book (of `outcome` on multi-outcome markets) when its read was sent. */
-  ownAt: (sentSeq: number, outcome: number | undefined) => readonly OwnOrderView[];
-  inventory: readonly PositionView[];
-  nowMs: number;
-  closesAtMs: number | null;
-  feeTakerBps: number;
-}
-
-/** The strategy's quotes for one market (empty unless the phase allows quoting). */
-export function desiredQuotes(a: DesiredArgs): DesiredQuote[] {
-  if (a.phase !== "open" && a.phase !== "pre_market") return [];
-  const binary = a.outcomeCount === 2;
-  const out: DesiredQuote[] = [];
-  for (const o of quotedOutcomes(a.outcomeCount)) {
-    const snap = a.books.get(o);
-    if (snap === undefined) continue;
-    const book = excludeOwn(snap.view, a.ownAt(snap.sentSeq, binary ? undefined : o), o, binary);
-    const step = a.strategy.step(
-      {
-        marketId: a.marketId,
-        outcomeCount: a.outcomeCount,
-        phase: a.phase,
-        book,
-        recentTrades: a.trades?.recent(a.marketId, o) ?? NO_TRADES,
-        inventory: a.inventory,
-        nowMs: a.nowMs,
-        closesAtMs: a.closesAtMs,
-        timeToCloseMs: a.closesAtMs === null ? null : a.closesAtMs - a.nowMs,
-        feeTakerBps: a.feeTakerBps,
-        quoteOutcome: o,
-      },
-      a.states.get(o),
-    );
-    a.states.set(o, step.state);
-    out.push(...step.quotes);
-  }
-  return enforcePhase(out, a.phase);
 }
 
 /** Nothing in pull/stopped; post-only in pre_market (defence in depth behind the strategy). */

@@ -21,7 +21,7 @@ import type { Plan } from "../quote/reconciler.js";
 import type { DesiredQuote } from "../quote/quotes.js";
 import type { RiskSnapshot } from "./exposure.js";
 import { ExposureBook, contextExposure, scratchSnapshot, trackerVersion, type SnapshotContext } from "./exposure-book.js";
-import { scopeTarget, type Halt, type HaltChange, type HaltReason, type HaltScope, type RiskTuning } from "./types.js";
+import { scopeTarget, type Halt, type HaltChange, type HaltReason, type HaltScope, type RiskTuning, type GateVerdict } from "./types.js";
 import { Risk } from "./risk.js";
 import type { EngineView, RiskContext, RiskHook } from "./risk-hook.js";
 import { RiskWatch, type ObservationSources } from "./risk-observations.js";
@@ -75,17 +75,26 @@ export class CoreRisk implements RiskHook {
   reviewQuotes(quotes: DesiredQuote[], ctx: RiskContext): DesiredQuote[] {
     this.evaluate(ctx.nowMs);
     const r = this.o.risk.filter(ctx.walletName, ctx.marketId, quotes, this.snapshot(ctx));
-    if (this.o.onFiltered !== undefined) {
-      const counts = new Map<string, number>();
-      for (const d of [...r.dropped, ...r.resized]) counts.set(d.reason, (counts.get(d.reason) ?? 0) + 1);
-      for (const [reason, n] of counts) this.o.onFiltered(ctx.walletName, ctx.marketId, reason, n);
-    }
+    const counts = new Map<string, number>();
+    for (const d of [...r.dropped, ...r.resized]) counts.set(d.reason, (counts.get(d.reason) ?? 0) + 1);
+    this.reportFiltered(ctx.walletName, ctx.marketId, counts);
     return r.allowed;
   }
 
   reviewPlan(plan: Plan, ctx: RiskContext): Plan {
     if (this.o.risk.gate(ctx.walletName, ctx.marketId).quote) return plan;
     return { ...plan, places: [], placeBatches: [] };
+  }
+
+  /** The halt book's verdict for (wallet, market) now (the quote cycle's snapshot reads it). */
+  gate(walletName: string, marketId: string): GateVerdict {
+    return this.o.risk.gate(walletName, marketId);
+  }
+
+  /** Desired quotes a limit or a halt dropped or resized on (wallet, market), by reason (metrics). */
+  reportFiltered(walletName: string, marketId: string, counts: ReadonlyMap<string, number>): void {
+    if (this.o.onFiltered === undefined) return;
+    for (const [reason, n] of counts) this.o.onFiltered(walletName, marketId, reason, n);
   }
 
   allowPlace(_wallet: string, walletName: string, marketId: string): boolean {

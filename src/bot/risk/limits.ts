@@ -26,7 +26,7 @@ import { MAX_PRICE, MIN_PRICE, isValidPrice } from "../../core/amounts.js";
 import { SCALE, notional, type Micros } from "../../core/money.js";
 import { NO, YES, type DesiredQuote } from "../quote/quotes.js";
 import { figuresOf, heldQty, type MarketFigures, type RiskSnapshot } from "./exposure.js";
-import type { RiskLimits, RiskTuning } from "./types.js";
+import type { GateVerdict, RiskLimits, RiskTuning } from "./types.js";
 
 export const LIMIT_REASONS = [
   "halted",
@@ -108,6 +108,29 @@ function get(m: ReadonlyMap<number, Micros>, k: number): Micros {
 
 function complementOf(outcome: number): number {
   return outcome === YES ? NO : YES;
+}
+
+/**
+ * The limits behind the halt gate, pure (the snapshot is not changed). Halted: every quote is
+ * dropped "halted" and nothing else is judged; the orders resting there still count until their
+ * cancels land (`restingBuyNotional`), so no other market takes that headroom.
+ */
+export function gatedLimits(
+  gate: GateVerdict,
+  wallet: string,
+  market: string,
+  desired: readonly DesiredQuote[],
+  snapshot: RiskSnapshot,
+  limits: RiskLimits,
+  tuning: Pick<RiskTuning, "minQuoteSize">,
+): LimitResult {
+  if (gate.quote) return applyLimits(wallet, market, desired, snapshot, limits, tuning);
+  return {
+    allowed: [],
+    dropped: desired.map((quote) => ({ quote, reason: "halted" as const })),
+    resized: [],
+    restingBuyNotional: snapshot.market(wallet, market)?.openBuyNotional ?? 0n,
+  };
 }
 
 export function applyLimits(

@@ -24,7 +24,7 @@ import {
 } from "./evaluators.js";
 import type { RiskSnapshot } from "./exposure.js";
 import { CLEAR_RULES, HaltBook } from "./halts.js";
-import { applyLimits, type LimitResult } from "./limits.js";
+import { gatedLimits, type LimitResult } from "./limits.js";
 import {
   DEFAULT_TUNING,
   GLOBAL,
@@ -140,20 +140,8 @@ export class Risk {
    */
   filter(wallet: string, market: string, desired: readonly DesiredQuote[], snapshot: RiskSnapshot): FilterResult {
     const verdict = this.book.gate(wallet, market);
-    if (!verdict.quote) {
-      // Everything live there is about to be cancelled but still rests until then: the snapshot
-      // keeps counting it, so no other market takes that headroom this cycle.
-      const f = snapshot.market(wallet, market);
-      const result: LimitResult = {
-        allowed: [],
-        dropped: desired.map((quote) => ({ quote, reason: "halted" as const })),
-        resized: [],
-        restingBuyNotional: f?.openBuyNotional ?? 0n,
-      };
-      return { ...result, verdict };
-    }
-    const result = applyLimits(wallet, market, desired, snapshot, this.limits, this.tuning);
-    snapshot.commit(wallet, market, result.restingBuyNotional);
+    const result = gatedLimits(verdict, wallet, market, desired, snapshot, this.limits, this.tuning);
+    if (verdict.quote) snapshot.commit(wallet, market, result.restingBuyNotional);
     return { ...result, verdict };
   }
 

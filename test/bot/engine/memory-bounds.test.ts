@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../../src/core/clock.js";
+import { RiskSnapshot } from "../../../src/bot/risk/exposure.js";
 import { Inventory } from "../../../src/bot/fills/inventory.js";
 import { OrderTracker } from "../../../src/bot/orders/order-tracker.js";
 import { DaemonTimers, type DaemonTimerParts } from "../../../src/bot/engine/daemon-timers.js";
@@ -199,7 +200,15 @@ describe("strategy state per market", () => {
       registry: { get: (s: string) => (!cycling && followed.has(s) ? {} : undefined), maySend: () => ({ ok: true }) },
       data: { book: () => undefined, ageMs: () => undefined, isStale: () => true },
       inventory: new Inventory(),
-      risk: { reviewPlan: (p: unknown) => p },
+      risk: {
+        core: {
+          facade: { limits: {}, tuning: { minQuoteSize: 0n } },
+          evaluate: () => [],
+          gate: () => ({ quote: true }),
+          snapshot: () => new RiskSnapshot(),
+          allowPlace: () => true,
+        },
+      },
       quoting: { priceToleranceTicks: 1, sizeTolerance: 0, maxOrderAgeMs: 60_000 },
       platform: () => ({ feeConfig: { defaultFeeTakerBps: 0 } }),
       monotonic: () => clock.now(),
