@@ -2,7 +2,7 @@
  * The whole transition table, driven through the real tracker: every state is reached from
  * `sent` by real events, then every event kind is applied to it and the result must be what the
  * table says (impossible -> refused and counted, late -> counted and not applied, same -> no change,
- * a state -> that state).
+ * a state -> that state). order-states.test.ts pins each pair of the table itself.
  */
 import { describe, expect, it } from "vitest";
 import { NOT_RECORDED_TRANSITIONS, ORDER_EVENTS, ORDER_STATES, TRANSITIONS, type OrderEventKind, type OrderState } from "../../../src/bot/orders/order-states.js";
