@@ -46,7 +46,7 @@ import { parseScenario } from "../src/sim/platform/index.js";
 import { Simulator } from "../src/sim/simulator.js";
 import { WsHub } from "../src/sim/ws/hub.js";
 import { createDaemon } from "../src/bot/engine/daemon.js";
-import type { EngineEvent } from "../src/bot/engine/observer.js";
+import type { EngineEvent } from "../src/bot/observer.js";
 
 const API_KEY = "pmk_sim_5e1d0000000000cc_CapacityBenchSecret000000000001";
 const SIZES = (process.env["BENCH_CAPACITY_SIZES"] ?? "20x50,50x100").split(",").map(parseSize);

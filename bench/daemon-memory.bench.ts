@@ -36,7 +36,7 @@ import { Rng } from "../src/core/rng.js";
 import { createLogger } from "../src/log/index.js";
 import { createDaemon, type Daemon } from "../src/bot/engine/daemon.js";
 import { defaultDemoConfigPath, startEmbeddedSimulator } from "../src/bot/engine/demo.js";
-import type { EngineEvent } from "../src/bot/engine/observer.js";
+import type { EngineEvent } from "../src/bot/observer.js";
 import { FillLedger, type Fill } from "../src/bot/fills/fill-ledger.js";
 import { Inventory } from "../src/bot/fills/inventory.js";
 import { prepareBacktest } from "../src/backtest/index.js";

@@ -215,3 +215,27 @@ export function withHandling(e: ApiError, handling: ApiError["handling"]): ApiEr
   if (e.cause !== undefined) init.cause = e.cause;
   return new ApiError(init);
 }
+
+/** 401 codes about the key itself: every wallet is refused alike. */
+export const KEY_REFUSAL_CODES: ReadonlySet<string> = new Set([
+  "auth_required",
+  "api_key_bad_format",
+  "api_key_unknown_key",
+  "api_key_bad_secret",
+  "api_key_revoked",
+  "api_key_expired",
+  "api_key_suspended",
+  "api_key_ip_denied",
+]);
+
+/** 401 codes about the wallet a request acts for (spec 5.3). */
+export const WALLET_REFUSAL_CODES: ReadonlySet<string> = new Set([
+  "api_key_no_associated_wallet",
+  "api_key_user_wallet_required",
+  "api_key_user_wallet_invalid",
+]);
+
+/** A 401 code of spec 5.2 / 5.3 (the key or the wallet header refused); not 403 scope_missing. */
+export function isKeyRefusalCode(code: string): boolean {
+  return KEY_REFUSAL_CODES.has(code) || WALLET_REFUSAL_CODES.has(code);
+}

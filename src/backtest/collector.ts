@@ -14,7 +14,7 @@
  * Nothing here computes PnL: the report reads it from the daemon's Inventory.
  */
 import { absMicros, type Micros } from "../core/money.js";
-import type { EngineEvent, EngineObserver } from "../bot/engine/observer.js";
+import type { EngineEvent, EngineObserver } from "../bot/observer.js";
 import type { Inventory } from "../bot/fills/inventory.js";
 
 export interface OrderCounts {

@@ -19,7 +19,7 @@
  * points mm_tracker_anomalies_total{wallet,kind} at them, read at scrape time.
  */
 import type { Counter } from "prom-client";
-import type { EngineEvent } from "../bot/engine/observer.js";
+import type { EngineEvent } from "../bot/observer.js";
 import type { Clock } from "../core/clock.js";
 import type { TrackerCountersSource } from "./collectors.js";
 import type { MetricsObserver } from "./observer.js";

@@ -16,7 +16,7 @@ import { parseScenario, type FaultRuleInput } from "../../src/sim/platform/index
 import { Simulator } from "../../src/sim/simulator.js";
 import { WsHub } from "../../src/sim/ws/hub.js";
 import { createDaemon, type Daemon, type DaemonDeps } from "../../src/bot/engine/daemon.js";
-import { RecordingObserver } from "../../src/bot/engine/observer.js";
+import { RecordingObserver } from "../../src/bot/observer.js";
 import type { Fill } from "../../src/bot/fills/fill-ledger.js";
 import { privateKeyToAddress } from "viem/accounts";
 

@@ -13,7 +13,7 @@ import { allRoutes } from "../../src/sim/http/routes/index.js";
 import { parseScenario } from "../../src/sim/platform/index.js";
 import { Simulator } from "../../src/sim/simulator.js";
 import { createDaemon, type Daemon, type ShutdownReport } from "../../src/bot/engine/daemon.js";
-import { RecordingObserver } from "../../src/bot/engine/observer.js";
+import { RecordingObserver } from "../../src/bot/observer.js";
 import { API_KEY, daemonConfig, scenarioYaml, silent, walletAddress } from "./harness.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { HttpRequest, HttpResponse, Transport } from "../../src/wire/transport.js";
 import { TransportError } from "../../src/wire/transport.js";
 import { createDaemon } from "../../src/bot/engine/daemon.js";
-import { RecordingObserver, type EngineEvent } from "../../src/bot/engine/observer.js";
+import { RecordingObserver, type EngineEvent } from "../../src/bot/observer.js";
 import { Rng } from "../../src/core/rng.js";
 import { createLogger } from "../../src/log/index.js";
 import { API_KEY, platformOpenOrders, startSim, type SimHarness } from "../integration/harness.js";

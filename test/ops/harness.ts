@@ -12,7 +12,7 @@
  */
 import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../../src/wire/transport.js";
 import { createDaemon, type Daemon } from "../../src/bot/engine/daemon.js";
-import { RecordingObserver, type EngineEvent } from "../../src/bot/engine/observer.js";
+import { RecordingObserver, type EngineEvent } from "../../src/bot/observer.js";
 import { parseConfig, type Config } from "../../src/config/index.js";
 import { Rng } from "../../src/core/rng.js";
 import { createLogger } from "../../src/log/index.js";

@@ -12,7 +12,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createDaemon, type Daemon } from "../../src/bot/engine/daemon.js";
-import { RecordingObserver, type EngineEvent } from "../../src/bot/engine/observer.js";
+import { RecordingObserver, type EngineEvent } from "../../src/bot/observer.js";
 import { Rng } from "../../src/core/rng.js";
 import { createLogger } from "../../src/log/index.js";
 import { API_KEY, platformOpenOrders, settle, startSim, walletAddress, type SimHarness } from "../integration/harness.js";

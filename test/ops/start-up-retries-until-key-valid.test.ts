@@ -11,7 +11,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createDaemon, type Daemon, type StartReport } from "../../src/bot/engine/daemon.js";
-import { RecordingObserver, type EngineEvent } from "../../src/bot/engine/observer.js";
+import { RecordingObserver, type EngineEvent } from "../../src/bot/observer.js";
 import { Rng } from "../../src/core/rng.js";
 import { createLogger } from "../../src/log/index.js";
 import { DAY_ONE_SCOPES } from "../../src/sim/platform/index.js";

@@ -15,7 +15,7 @@ import { parseMicros } from "../../core/money.js";
 import type { Logger } from "../../log/index.js";
 import { isTerminal, type CancelOutcome, type OrderTracker, type TrackerEvent, type Transition } from "../orders/order-tracker.js";
 import { codeOf, errorText } from "./errors.js";
-import type { EngineObserver } from "./observer.js";
+import type { EngineObserver } from "../observer.js";
 
 export const MAX_CANCEL_BATCH = 100;
 /** Wait before repeating a cancel whose answer was lost (it may have been recorded). */

@@ -14,7 +14,7 @@ import { RateGate, bucketsFor } from "../../ratelimit/index.js";
 import type { DaemonDeps } from "./daemon-types.js";
 import { RestBookPoller, type EventSeq } from "../market/market-data.js";
 import { MarketRegistry } from "../market/market-registry.js";
-import type { EngineObserver } from "./observer.js";
+import type { EngineObserver } from "../observer.js";
 import type { DaemonOps } from "./ops.js";
 import type { AuthWatch } from "../guards/auth-watch.js";
 import type { RestHealth } from "../guards/rest-health.js";

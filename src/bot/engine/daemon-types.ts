@@ -5,7 +5,7 @@ import type { Rng } from "../../core/rng.js";
 import type { Logger } from "../../log/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
 import type { SaltSource } from "../../signing/index.js";
-import type { EngineObserver } from "./observer.js";
+import type { EngineObserver } from "../observer.js";
 import type { RiskHook } from "../risk/risk-hook.js";
 import type { WalletShutdownReport } from "./shutdown.js";
 import type { EngineTuning } from "./tuning.js";

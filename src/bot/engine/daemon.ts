@@ -51,7 +51,7 @@ import { buildDeadMan, type DeadManSwitch } from "../guards/dead-man.js";
 import { loopMonotonic, type LoopMonitor } from "../guards/loop-monitor.js";
 import { AuthWatch } from "../guards/auth-watch.js";
 import { engineStateSource } from "./engine-state.js";
-import { combineObservers, type EngineObserver } from "./observer.js";
+import { combineObservers, type EngineObserver } from "../observer.js";
 import { DaemonOps } from "./ops.js";
 import type { EngineView, RiskHook } from "../risk/risk-hook.js";
 import { HaltControl, type KillReport } from "./halt-wiring.js";

@@ -42,7 +42,7 @@ import { MAX_CANCEL_BATCH, sendCancels } from "./cancel-sender.js";
 import { codeOf, errorText } from "./errors.js";
 import { slotKey, type DesiredQuote, type LiveOrder } from "../quote/quotes.js";
 import type { ClientOrderIds } from "../orders/ids.js";
-import type { EngineObserver } from "./observer.js";
+import type { EngineObserver } from "../observer.js";
 import { OrderMaker, type Pending } from "../orders/order-maker.js";
 import type { PresignCache } from "../orders/presign.js";
 

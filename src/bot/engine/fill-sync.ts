@@ -25,7 +25,7 @@ import { fillFromMyTrade, readOrderTrades, type Fill, type FillLedger } from "..
 import type { OrderTracker, ReadNeed, TrackerEvent, Transition } from "../orders/order-tracker.js";
 import { isOwnClientOrderId } from "../orders/ids.js";
 import { fencedRecord, type InstanceFence } from "../guards/instance-fence.js";
-import type { EngineObserver } from "./observer.js";
+import type { EngineObserver } from "../observer.js";
 
 export interface SyncContext {
   /** Lower-cased wallet. */
@@ -169,7 +169,7 @@ async function readOne(ctx: SyncContext, need: ReadNeed): Promise<void> {
       ctx.track({ kind: "read", record: r.data, serverTimeMs: r.meta.serverTime ?? ctx.clock.now() });
       return;
     }
-    // The send time of the lookup decides whether a 404 may conclude (order-tracker-lookup.ts).
+    // The send time of the lookup decides whether a 404 may conclude (order-tracker-apply.ts, notFoundTooSoon).
     const at = ctx.clock.now();
     const r = await ctx.api.orders.lookup({ clientOrderId: need.clientOrderId });
     if (r.data === null) {

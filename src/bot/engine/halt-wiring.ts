@@ -6,7 +6,7 @@ import type { Logger } from "../../log/index.js";
 import type { HaltChange, HaltScope } from "../risk/types.js";
 import { scopeTarget } from "../risk/types.js";
 import type { CoreRisk } from "../risk/core-risk.js";
-import type { EngineEvent, EngineObserver } from "./observer.js";
+import type { EngineEvent, EngineObserver } from "../observer.js";
 import type { WalletRunner } from "./wallet-runner.js";
 
 export function haltEvent(c: HaltChange): EngineEvent {

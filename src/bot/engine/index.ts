@@ -20,7 +20,7 @@ export {
   type EngineObserver,
   type StreamState,
   type WalletState,
-} from "./observer.js";
+} from "../observer.js";
 export { PASS_THROUGH_RISK, chainRisk, type EngineView, type RiskContext, type RiskHook } from "../risk/risk-hook.js";
 export { CoreRisk, buildCoreRisk, haltLabel, riskTuningOf, type CoreRiskOptions, type CoreRiskParts } from "../risk/core-risk.js";
 export { RiskWatch, type ObservationSources } from "../risk/risk-observations.js";

@@ -7,7 +7,7 @@ import type { Clock, TimerHandle } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { OrderTracker } from "../orders/order-tracker.js";
 import { syncWallet, type SyncContext, type SyncReport } from "./fill-sync.js";
-import type { EngineObserver } from "./observer.js";
+import type { EngineObserver } from "../observer.js";
 import type { WalletUpkeep } from "./wallet-upkeep.js";
 
 export interface WalletBackgroundParts {

@@ -9,7 +9,7 @@ import type { Logger } from "../../log/index.js";
 import type { Fill, FillLedger } from "../fills/fill-ledger.js";
 import type { Inventory } from "../fills/inventory.js";
 import { isTerminal, type OrderTracker, type TrackerEvent, type Transition } from "../orders/order-tracker.js";
-import type { EngineObserver } from "./observer.js";
+import type { EngineObserver } from "../observer.js";
 import type { OwnOrderLog } from "../quote/own-orders.js";
 
 export interface WalletOrdersParts {

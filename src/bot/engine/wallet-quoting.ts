@@ -21,7 +21,7 @@ import { midsOf, quotedOutcomes } from "../quote/quote-cycle.js";
 import type { TradeView } from "../quote/quotes.js";
 import type { RiskContext } from "../risk/risk-hook.js";
 import type { OrderExecutor } from "./executor.js";
-import type { CycleTrigger } from "./observer.js";
+import type { CycleTrigger } from "../observer.js";
 import type { WalletRunnerOptions } from "./wallet-types.js";
 
 /** Trading buckets are per second: deferred work is retried after this. */

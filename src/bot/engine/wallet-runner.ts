@@ -17,7 +17,7 @@ import { WalletOrders } from "./wallet-orders.js";
 import { OrderExecutor } from "./executor.js";
 import { syncWallet, type SyncContext, type SyncReport } from "./fill-sync.js";
 import { signingMarketOf } from "../market/market-registry.js";
-import type { CycleTrigger, WalletState } from "./observer.js";
+import type { CycleTrigger, WalletState } from "../observer.js";
 import { OwnOrderLog } from "../quote/own-orders.js";
 import { PresignCache, PresignWarmer } from "../orders/presign.js";
 import { shutdownWallet, type ForeignOrderPolicy, type WalletShutdownReport } from "./shutdown.js";

@@ -9,7 +9,7 @@ import type { Logger } from "../../log/index.js";
 import type { HeartbeatOptions, UserOrderFrame } from "../../stream/index.js";
 import { UserStream, WsConnector } from "../../stream/index.js";
 import type { Config } from "../../config/index.js";
-import type { EngineObserver, StreamState } from "./observer.js";
+import type { EngineObserver, StreamState } from "../observer.js";
 
 export interface StreamWiring {
   connector: SocketConnector;

@@ -14,7 +14,7 @@ import type { InstanceFence } from "../guards/instance-fence.js";
 import type { EventSeq, MarketDataSource } from "../market/market-data.js";
 import type { MarketRegistry } from "../market/market-registry.js";
 import type { TrackerSizes } from "../orders/order-tracker.js";
-import type { EngineObserver, WalletState } from "./observer.js";
+import type { EngineObserver, WalletState } from "../observer.js";
 import type { CoreRisk } from "../risk/core-risk.js";
 import type { EngineView, RiskHook } from "../risk/risk-hook.js";
 import type { PlatformInfo } from "./startup.js";

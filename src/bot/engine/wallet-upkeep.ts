@@ -20,7 +20,7 @@ import { errorText } from "./errors.js";
 import { cancelUntracked, resolveReads, type SyncContext } from "./fill-sync.js";
 import { isOwnClientOrderId } from "../orders/ids.js";
 import { fencedRecord } from "../guards/instance-fence.js";
-import type { EngineObserver } from "./observer.js";
+import type { EngineObserver } from "../observer.js";
 import type { ForeignOrderPolicy } from "./shutdown.js";
 import { formatMicros } from "../../core/money.js";
 import type { Position } from "../../wire/index.js";

@@ -21,33 +21,10 @@ import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport 
 import type { Clock, TimerHandle } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
 import type { Logger } from "../../log/index.js";
+import { WALLET_REFUSAL_CODES } from "../../api/errors.js";
 import { readErrorBody } from "../../wire/index.js";
 import { GLOBAL, scopeKey, scopeTarget, type HaltScope } from "../risk/types.js";
 import { AUTH_RETRY, backoffMs, type RetryPolicy } from "../engine/startup.js";
-
-/** 401 codes about the key itself: every wallet is refused alike. */
-export const KEY_REFUSAL_CODES: ReadonlySet<string> = new Set([
-  "auth_required",
-  "api_key_bad_format",
-  "api_key_unknown_key",
-  "api_key_bad_secret",
-  "api_key_revoked",
-  "api_key_expired",
-  "api_key_suspended",
-  "api_key_ip_denied",
-]);
-
-/** 401 codes about the wallet a request acts for (spec 5.3). */
-export const WALLET_REFUSAL_CODES: ReadonlySet<string> = new Set([
-  "api_key_no_associated_wallet",
-  "api_key_user_wallet_required",
-  "api_key_user_wallet_invalid",
-]);
-
-/** A 401 code of spec 5.2 / 5.3 (the key or the wallet header refused); not 403 scope_missing. */
-export function isKeyRefusalCode(code: string): boolean {
-  return KEY_REFUSAL_CODES.has(code) || WALLET_REFUSAL_CODES.has(code);
-}
 
 export interface AuthWatchOptions {
   clock: Clock;

@@ -28,7 +28,7 @@ import { isTerminal, type CancelOutcome, type OrderTracker, type TrackerEvent, t
 import { endedByRefusal, trackCancelAnswer } from "../engine/cancel-sender.js";
 import { errorText } from "../engine/errors.js";
 import { LoopMonitor, type LagSample, type LoopLag } from "./loop-monitor.js";
-import type { EngineEvent, EngineObserver } from "../engine/observer.js";
+import type { EngineEvent, EngineObserver } from "../observer.js";
 import { RestHealth } from "./rest-health.js";
 import type { ForeignOrderPolicy } from "../engine/shutdown.js";
 

@@ -16,7 +16,7 @@ import { marketPhase, maySendOrder, type PhaseResult, type SendVerdict } from ".
 import type { SigningMarket } from "../../signing/index.js";
 import { discoverCandidates, refreshRows, type DiscoveryConfig, type DiscoveryResult } from "./market-discovery.js";
 import { assignMarkets, outcomeTokenIds, selectMarkets, type WalletMarkets } from "./market-selection.js";
-import type { EngineObserver } from "../engine/observer.js";
+import type { EngineObserver } from "../observer.js";
 
 export interface MarketEntry {
   row: MarketSummary;

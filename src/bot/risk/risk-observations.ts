@@ -14,11 +14,10 @@
  * Wallets are named by their configured NAME here (the id the facade, logs and metrics use).
  */
 import type { BreakerState } from "../../api/breaker.js";
-import { LOCAL_CODES } from "../../api/errors.js";
+import { LOCAL_CODES, isKeyRefusalCode } from "../../api/errors.js";
 import type { Micros } from "../../core/money.js";
 import type { MarketDataObs, PnlObs, ReconciliationObs, RejectObs, RiskObservations, StreamObs } from "./types.js";
-import type { EngineEvent, EngineObserver, StreamState } from "../engine/observer.js";
-import { isKeyRefusalCode } from "../guards/auth-watch.js";
+import type { EngineEvent, EngineObserver, StreamState } from "../observer.js";
 
 const DAY_MS = 86_400_000;
 

@@ -3,7 +3,7 @@ import { Rng } from "../../../src/core/rng.js";
 import { OrderTracker } from "../../../src/bot/orders/order-tracker.js";
 import { OrderExecutor, type PlaceVerdict } from "../../../src/bot/engine/executor.js";
 import { ClientOrderIds } from "../../../src/bot/orders/ids.js";
-import { RecordingObserver } from "../../../src/bot/engine/observer.js";
+import { RecordingObserver } from "../../../src/bot/observer.js";
 import { WalletSigner, rngSaltSource, type SigningMarket } from "../../../src/signing/index.js";
 import type { DesiredQuote, LiveOrder } from "../../../src/bot/quote/quotes.js";
 import type { Fill } from "../../../src/bot/fills/fill-ledger.js";

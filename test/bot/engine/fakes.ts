@@ -12,7 +12,7 @@ import { createLogger, type Logger } from "../../../src/log/index.js";
 import type { MarketSummary, OrderRecord } from "../../../src/wire/index.js";
 import { FillLedger, type Fill } from "../../../src/bot/fills/fill-ledger.js";
 import { OrderTracker, type TrackerOptions } from "../../../src/bot/orders/order-tracker.js";
-import { NOOP_OBSERVER } from "../../../src/bot/engine/observer.js";
+import { NOOP_OBSERVER } from "../../../src/bot/observer.js";
 import type { SyncContext } from "../../../src/bot/engine/fill-sync.js";
 
 export const API_KEY = "pmk_sim_0123456789abcdef_S3cr3tS3cr3tS3cr3tS3cr3tS3cr3tAB";

@@ -10,7 +10,7 @@ import { RiskSnapshot } from "../../../src/bot/risk/exposure.js";
 import { Inventory } from "../../../src/bot/fills/inventory.js";
 import { OrderTracker } from "../../../src/bot/orders/order-tracker.js";
 import { DaemonTimers, type DaemonTimerParts } from "../../../src/bot/engine/daemon-timers.js";
-import { NOOP_OBSERVER } from "../../../src/bot/engine/observer.js";
+import { NOOP_OBSERVER } from "../../../src/bot/observer.js";
 import { EventSeq } from "../../../src/bot/market/market-data.js";
 import { OwnOrderLog } from "../../../src/bot/quote/own-orders.js";
 import { CLAIM_RETRY_MS, FORGET_MS, WalletUpkeep } from "../../../src/bot/engine/wallet-upkeep.js";

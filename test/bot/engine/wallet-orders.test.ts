@@ -9,7 +9,7 @@ import { FillLedger, type Fill } from "../../../src/bot/fills/fill-ledger.js";
 import { Inventory } from "../../../src/bot/fills/inventory.js";
 import { OrderTracker } from "../../../src/bot/orders/order-tracker.js";
 import { EventSeq } from "../../../src/bot/market/market-data.js";
-import { RecordingObserver } from "../../../src/bot/engine/observer.js";
+import { RecordingObserver } from "../../../src/bot/observer.js";
 import { OwnOrderLog } from "../../../src/bot/quote/own-orders.js";
 import { WalletOrders } from "../../../src/bot/engine/wallet-orders.js";
 import { T0, WALLET, silentLogger } from "./fakes.js";

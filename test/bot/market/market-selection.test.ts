@@ -2,7 +2,7 @@ import { createLogger } from "../../../src/log/index.js";
 import { describe, expect, it } from "vitest";
 import { assignMarkets, selectMarkets, type Candidate } from "../../../src/bot/market/market-selection.js";
 import { MarketRegistry } from "../../../src/bot/market/market-registry.js";
-import { NOOP_OBSERVER } from "../../../src/bot/engine/observer.js";
+import { NOOP_OBSERVER } from "../../../src/bot/observer.js";
 import { T0, clientHarness, envelope, json, marketRow, silentLogger } from "../engine/fakes.js";
 
 const opts = { maxMarkets: 3, nowMs: T0, pullBeforeCloseMs: 60_000, defaultFeeTakerBps: 100 };
