@@ -17,7 +17,8 @@
  *                 skipped, counted and logged, never the whole answer)
  *   rejected   -> ack REJECTED; `resend_same` entries (journal_intent_not_durable) are resent
  *                 unchanged under the same clientOrderId (never re-signed); `onboarding_wait`
- *                 (vault_not_deployed, kyc_blocked) pauses the wallet's quoting
+ *                 (vault_not_deployed, kyc_blocked): nothing more is placed this cycle and the
+ *                 report says for how long the wallet must wait
  *   unknown    -> ack_unknown: the order stays in flight until a lookup answers (fill-sync.ts)
  *   thrown     -> the client proved nothing was placed (429 after waits, open circuit,
  *                 shard_owner_unavailable / trading_temporarily_unavailable after its own resends,
@@ -26,25 +27,27 @@
  * A cancel whose outcome is unknown is treated as pending: repeating a cancel is safe (spec 4.6).
  * Just before each batch is built, before each resend of an entry, and, through `stillWanted`, right
  * before every request the client sends (after the rate gate's wait, and before its own resends),
- * the market is checked again (`mayPlace`): time moves while we wait, and no order may leave after
- * the pull time before closesAt or during a halt.
+ * the market is checked again (the SendCheck): time moves while we wait, and no order may leave
+ * after the pull time before closesAt or during a halt.
+ *
+ * The executor calls nothing of its owner: order and fill facts go where every source's go
+ * (`OrderFacts`, wallet-orders.ts), and what the owner must act on (an onboarding wait, a market
+ * whose status is stale, places held back) comes back in the execution report.
  */
 import type { PlaceAccepted, PlaceOutcome, PlaceRejected, WalletClient } from "../../api/index.js";
 import { isApiError } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
-import type { PlatformContracts, SaltSource, SigningMarket, WalletSigner } from "../../signing/index.js";
+import type { SigningMarket } from "../../signing/index.js";
 import type { RejectedPlacement } from "../../wire/index.js";
 import { readOrderTrades, type Fill } from "../fills/fill-ledger.js";
-import { isTerminal, type OrderTracker, type Transition } from "../orders/order-tracker.js";
+import { isTerminal, type TrackedOrder, type TrackerEvent, type Transition } from "../orders/order-tracker.js";
 import { MAX_CANCEL_BATCH, sendCancels } from "./cancel-sender.js";
 import { codeOf, errorText } from "./errors.js";
 import { slotKey, type DesiredQuote, type LiveOrder } from "../quote/quotes.js";
-import type { ClientOrderIds } from "../orders/ids.js";
 import type { EngineObserver } from "../observer.js";
-import { OrderMaker, type Pending } from "../orders/order-maker.js";
-import type { PresignCache } from "../orders/presign.js";
+import type { OrderMaker, Pending } from "../orders/order-maker.js";
 
 export const MAX_PLACE_BATCH = 15;
 export { MAX_CANCEL_BATCH };
@@ -58,36 +61,32 @@ export interface ExecMarket {
 
 export type PlaceVerdict = { ok: true } | { ok: false; reason: string };
 
+/** The checks made just before a request leaves: the wallet quotes, the market takes this order now, no halt. */
+export interface SendCheck {
+  mayPlace(symbol: string, postOnly: boolean): PlaceVerdict;
+}
+
+/** Where the wallet's order and fill facts land (wallet-orders.ts), and its orders as the tracker knows them. */
+export interface OrderFacts {
+  track(ev: TrackerEvent): Transition;
+  applyFill(f: Fill): void;
+  order(clientOrderId: string): TrackedOrder | undefined;
+}
+
 export interface ExecutorDeps {
   /** Lower-cased wallet address. */
   wallet: string;
   api: WalletClient;
-  tracker: OrderTracker;
-  signer: WalletSigner;
-  ids: ClientOrderIds;
+  orders: OrderFacts;
+  check: SendCheck;
+  /** Builds and signs (or takes pre-signed) each order. */
+  maker: OrderMaker;
   clock: Clock;
   log: Logger;
   observer: EngineObserver;
   gate?: RateGate | undefined;
-  saltSource: SaltSource;
-  /** The vault (resolved at start-up). */
-  vault: () => string | undefined;
-  contracts: () => PlatformContracts;
-  defaultFeeRateBps: () => number | null;
-  /** GTD lifetime of every order; undefined: GTC. */
-  orderExpirySec?: number | undefined;
-  /** May an order with this post-only flag be sent on the market now? */
-  mayPlace: (symbol: string, postOnly: boolean) => PlaceVerdict;
-  onFill: (fill: Fill) => void;
-  onTransition?: (t: Transition) => void;
-  /** A placement answered vault_not_deployed / kyc_blocked. */
-  onOnboardingWait?: (code: string, retryAfterMs: number) => void;
-  /** A placement answered market_not_open: the market's status is stale. */
-  onMarketNotOpen?: (symbol: string) => void;
   /** Times a journal_intent_not_durable entry is resent. Default 2. */
   maxEntryResends?: number;
-  /** Orders signed ahead of time (GTC only); absent: every order is signed when placed. */
-  presign?: PresignCache | undefined;
 }
 
 export interface ExecReport {
@@ -98,22 +97,18 @@ export interface ExecReport {
   placesSkipped: number;
   /** Places held back because their slot's cancel did not end the old order (see the header). */
   placesHeld: number;
+  /** A placement answered vault_not_deployed / kyc_blocked: the wallet is not usable for this long. */
+  onboardingWait?: { code: string; retryAfterMs: number };
+  /** A placement answered market_not_open: the market's status is stale. */
+  marketNotOpen?: true;
 }
 
 export class OrderExecutor {
   /** Placements accepted so far (for the per-cycle report). */
   private acceptedCount = 0;
   private unreadable = 0;
-  private readonly maker: OrderMaker;
 
-  constructor(private readonly d: ExecutorDeps) {
-    this.maker = new OrderMaker(d);
-  }
-
-  /** Sign one order the pre-sign cache wants; false when there was nothing (left) to do. */
-  presignNext(signingOf: (symbol: string) => SigningMarket | undefined): boolean {
-    return this.maker.presignNext(signingOf);
-  }
+  constructor(private readonly d: ExecutorDeps) {}
 
   /** Placement `trades[]` rows that could not be read as fills (skipped, left to the trades pull). */
   get unreadableTrades(): number {
@@ -144,14 +139,14 @@ export class OrderExecutor {
     }
     const open = blocked.size === 0 ? places : places.filter((q) => !blocked.has(slotKey(q)));
     report.placesHeld = places.length - open.length;
-    // Batch by batch: each is checked (mayPlace), built and signed just before it leaves, since
-    // an earlier batch's answer may have halted the wallet or closed the market.
+    // Batch by batch: each is checked, built and signed just before it leaves, since an earlier
+    // batch's answer may have halted the wallet, closed the market or said the wallet must wait.
     for (let i = 0; i < open.length; i += MAX_PLACE_BATCH) {
       const slice = open.slice(i, i + MAX_PLACE_BATCH);
-      const chunk = this.prepareAll(slice, market);
+      const chunk = this.prepareAll(slice, market, report);
       report.placesSkipped += slice.length - chunk.length;
       if (chunk.length === 0) continue;
-      await this.registerAndSend(chunk, market.symbol);
+      await this.registerAndSend(chunk, market.symbol, report);
       report.placesSent += chunk.length;
     }
     report.placesAccepted = this.acceptedCount - accepted0;
@@ -166,15 +161,16 @@ export class OrderExecutor {
   private slotsStillHeld(cancelled: readonly LiveOrder[]): Set<string> {
     const held = new Set<string>();
     for (const o of cancelled) {
-      const now = this.d.tracker.get(o.clientOrderId);
+      const now = this.d.orders.order(o.clientOrderId);
       if (now === undefined) continue;
       if (!isTerminal(now.state) || now.size - now.filledQty < o.remaining) held.add(slotKey(o));
     }
     return held;
   }
 
-  private allowed(q: DesiredQuote, symbol: string): boolean {
-    const verdict = this.d.mayPlace(symbol, q.postOnly);
+  /** May `q` leave now: the SendCheck, and no onboarding wait answered earlier in this execution. */
+  private allowed(q: DesiredQuote, symbol: string, report: ExecReport): boolean {
+    const verdict: PlaceVerdict = report.onboardingWait !== undefined ? { ok: false, reason: "onboarding" } : this.d.check.mayPlace(symbol, q.postOnly);
     if (!verdict.ok) this.d.log.debug({ market: symbol, reason: verdict.reason }, "place skipped");
     return verdict.ok;
   }
@@ -193,13 +189,12 @@ export class OrderExecutor {
   // ---- places ---------------------------------------------------------------------------------
 
   /** Build and sign (or take pre-signed) every order the market allows now; nothing is sent. */
-  private prepareAll(quotes: readonly DesiredQuote[], market: ExecMarket): Pending[] {
-    const vault = this.d.vault();
-    if (vault === undefined || market.signing === undefined) return [];
+  private prepareAll(quotes: readonly DesiredQuote[], market: ExecMarket, report: ExecReport): Pending[] {
+    if (!this.d.maker.ready || market.signing === undefined) return [];
     const out: Pending[] = [];
     for (const q of quotes) {
-      if (!this.allowed(q, market.symbol)) continue;
-      const made = this.maker.make(q, market.symbol, market.signing, vault);
+      if (!this.allowed(q, market.symbol, report)) continue;
+      const made = this.d.maker.make(q, market.symbol, market.signing);
       if (made.ok) out.push(made.order);
       else {
         this.d.log.error({ market: market.symbol, clientOrderId: made.clientOrderId, err: errorText(made.error) }, "order not built");
@@ -209,7 +204,7 @@ export class OrderExecutor {
     return out;
   }
 
-  private async registerAndSend(pending: Pending[], symbol: string): Promise<void> {
+  private async registerAndSend(pending: Pending[], symbol: string, report: ExecReport): Promise<void> {
     // Registered before the request leaves: an answer (or a frame) can then always be matched.
     const now = this.d.clock.now();
     for (const p of pending) {
@@ -221,19 +216,19 @@ export class OrderExecutor {
         nowMs: now,
       });
     }
-    await this.send(pending, symbol, 0);
+    await this.send(pending, symbol, 0, report);
   }
 
-  private async send(batch: Pending[], symbol: string, resendRound: number): Promise<void> {
+  private async send(batch: Pending[], symbol: string, resendRound: number, report: ExecReport): Promise<void> {
     const again: Pending[] = [];
     // The client resends by itself what nothing recorded (429 waits, busy answers): only while
     // the market still takes these orders (a close or a halt may come during the waits).
-    const stillWanted = (): boolean => batch.every((p) => this.d.mayPlace(symbol, p.quote.postOnly).ok);
+    const stillWanted = (): boolean => report.onboardingWait === undefined && batch.every((p) => this.d.check.mayPlace(symbol, p.quote.postOnly).ok);
     try {
       if (batch.length === 1) {
         const p = batch[0]!;
         const r = await this.d.api.orders.place(p.body, { orderHash: p.built.orderHash, stillWanted });
-        if (this.outcome(p, r, symbol, resendRound)) again.push(p);
+        if (this.outcome(p, r, symbol, report)) again.push(p);
       } else {
         const r = await this.d.api.orders.placeBatch(
           batch.map((p) => p.body),
@@ -244,7 +239,7 @@ export class OrderExecutor {
         } else {
           r.entries.forEach((entry, i) => {
             const p = batch[i]!;
-            if (this.outcome(p, entry, symbol, resendRound)) again.push(p);
+            if (this.outcome(p, entry, symbol, report)) again.push(p);
           });
         }
       }
@@ -260,7 +255,7 @@ export class OrderExecutor {
     }
     if (again.length === 0) return;
     // Resent only while the market still takes them (the answer itself may have tripped a halt).
-    const withdrawn = again.filter((p) => !this.allowed(p.quote, symbol));
+    const withdrawn = again.filter((p) => !this.allowed(p.quote, symbol, report));
     for (const p of withdrawn) {
       this.track({ kind: "send_failed", clientOrderId: p.clientOrderId, code: "withdrawn" });
       this.rejected(p, symbol, "withdrawn", "business_reject");
@@ -286,11 +281,11 @@ export class OrderExecutor {
         nowMs: now,
       });
     }
-    await this.send(again, symbol, resendRound + 1);
+    await this.send(again, symbol, resendRound + 1, report);
   }
 
   /** Apply one placement outcome; true when the entry must be resent unchanged. */
-  private outcome(p: Pending, r: PlaceOutcome, symbol: string, _round: number): boolean {
+  private outcome(p: Pending, r: PlaceOutcome, symbol: string, report: ExecReport): boolean {
     if (r.outcome === "accepted") {
       this.accepted(p, r, symbol);
       return false;
@@ -300,7 +295,7 @@ export class OrderExecutor {
       return false;
     }
     if (r.handling === "resend_same") return true;
-    this.rejectedAnswer(p, r, symbol);
+    this.rejectedAnswer(p, r, symbol, report);
     return false;
   }
 
@@ -325,7 +320,7 @@ export class OrderExecutor {
     this.d.log.debug({ market: symbol, clientOrderId: p.clientOrderId, orderId: r.orderId, status: r.status }, "order placed");
     const ref = { orderId: r.orderId, clientOrderId: p.clientOrderId, outcome: q.outcome, side: q.side, marketId: symbol };
     const read = readOrderTrades(this.d.wallet, r.result.trades, ref, "placement");
-    for (const f of read.fills) this.d.onFill(f);
+    for (const f of read.fills) this.d.orders.applyFill(f);
     if (read.unreadable > 0) {
       // Row by row, best effort (the tracker counts them too): the trades pull brings these fills.
       this.unreadable += read.unreadable;
@@ -333,16 +328,17 @@ export class OrderExecutor {
     }
   }
 
-  private rejectedAnswer(p: Pending, r: PlaceRejected, symbol: string): void {
+  private rejectedAnswer(p: Pending, r: PlaceRejected, symbol: string, report: ExecReport): void {
     if (r.handling === "onboarding_wait") {
       // Nothing was recorded; the wallet is not usable yet.
       this.track({ kind: "send_failed", clientOrderId: p.clientOrderId, code: r.code });
       const retrySec = r.meta.retryAfterSec ?? numberOf(r.details?.["retryAfterSec"]);
-      this.d.onOnboardingWait?.(r.code, (retrySec ?? 2) * 1000);
+      const retryAfterMs = (retrySec ?? 2) * 1000;
+      if (report.onboardingWait === undefined || retryAfterMs > report.onboardingWait.retryAfterMs) report.onboardingWait = { code: r.code, retryAfterMs };
     } else {
       const result: RejectedPlacement = r.result ?? { orderId: r.orderId ?? null, status: "REJECTED", code: r.code, message: r.message };
       this.track({ kind: "ack", clientOrderId: p.clientOrderId, result });
-      if (r.code === "market_not_open") this.d.onMarketNotOpen?.(symbol);
+      if (r.code === "market_not_open") report.marketNotOpen = true;
     }
     this.rejected(p, symbol, r.code, r.handling);
   }
@@ -360,10 +356,8 @@ export class OrderExecutor {
     this.d.log.warn({ market: symbol, clientOrderId: p.clientOrderId, orderId: null, code, err: errorText(error) }, "placement outcome unknown: will look it up");
   }
 
-  private track(ev: Parameters<OrderTracker["apply"]>[0]): Transition {
-    const t = this.d.tracker.apply(ev);
-    this.d.onTransition?.(t);
-    return t;
+  private track(ev: TrackerEvent): Transition {
+    return this.d.orders.track(ev);
   }
 }
 

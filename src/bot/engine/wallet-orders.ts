@@ -8,7 +8,7 @@ import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { Fill, FillLedger } from "../fills/fill-ledger.js";
 import type { Inventory } from "../fills/inventory.js";
-import { isTerminal, type OrderTracker, type TrackerEvent, type Transition } from "../orders/order-tracker.js";
+import { isTerminal, type OrderTracker, type TrackedOrder, type TrackerEvent, type Transition } from "../orders/order-tracker.js";
 import type { EngineObserver } from "../observer.js";
 import type { OwnOrderLog } from "../quote/own-orders.js";
 
@@ -48,6 +48,11 @@ export class WalletOrders {
       const fact = { tradeId: f.tradeId, orderId: f.orderId, qty: f.qty, ts: f.ts };
       this.track({ kind: "trade", fill: f.clientOrderId === undefined ? fact : { ...fact, clientOrderId: f.clientOrderId } });
     }
+  }
+
+  /** One order as the tracker knows it. */
+  order(clientOrderId: string): TrackedOrder | undefined {
+    return this.d.tracker.get(clientOrderId);
   }
 
   track(ev: TrackerEvent): Transition {

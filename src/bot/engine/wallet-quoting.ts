@@ -22,6 +22,7 @@ import type { TradeView } from "../quote/quotes.js";
 import type { RiskContext } from "../risk/risk-hook.js";
 import type { OrderExecutor } from "./executor.js";
 import type { CycleTrigger } from "../observer.js";
+import type { WalletSendCheck } from "./send-check.js";
 import type { WalletRunnerOptions } from "./wallet-types.js";
 
 /** Trading buckets are per second: deferred work is retried after this. */
@@ -37,6 +38,8 @@ export interface WalletQuotingParts
   > {
   /** Lower-cased address. */
   wallet: string;
+  /** The check every order passes just before it leaves; the pump switches it on and off and sets the pause. */
+  check: WalletSendCheck;
   tracker: OrderTracker;
   own: OwnOrderLog;
   executor: OrderExecutor;
@@ -46,8 +49,6 @@ export interface WalletQuotingParts
 }
 
 export class WalletQuoting {
-  private quoting = false;
-  private pausedUntil = 0;
   private pauseTimer: TimerHandle | undefined;
   private readonly dirty = new Map<string, CycleTrigger>();
   private pumping = false;
@@ -63,7 +64,7 @@ export class WalletQuoting {
 
   /** Quoting is on: from the end of start-up until stop() (cycles run, orders may leave). */
   get active(): boolean {
-    return this.quoting;
+    return this.p.check.on;
   }
 
   /** A quote cycle is running. */
@@ -73,12 +74,12 @@ export class WalletQuoting {
 
   /** Start-up is done: cycles may run. */
   begin(): void {
-    this.quoting = true;
+    this.p.check.on = true;
   }
 
   /** No new cycles: the dirty set and the budget retries are dropped (the running cycle goes on). */
   stop(): void {
-    this.quoting = false;
+    this.p.check.on = false;
     this.dirty.clear();
     for (const t of this.retryTimers.values()) this.p.clock.clearTimeout(t);
     this.retryTimers.clear();
@@ -89,19 +90,11 @@ export class WalletQuoting {
     this.p.clock.clearTimeout(this.pauseTimer);
   }
 
-  /** Checked just before each order leaves: quoting, not paused, the market allows it, no halt. */
-  mayPlace(symbol: string, postOnly: boolean): { ok: true } | { ok: false; reason: string } {
-    if (!this.quoting || this.p.clock.now() < this.pausedUntil) return { ok: false, reason: "not_quoting" };
-    const { core, hook } = this.p.risk;
-    if (!core.allowPlace(this.p.wallet, this.p.name, symbol) || hook?.allowPlace?.(this.p.wallet, this.p.name, symbol) === false) return { ok: false, reason: "risk_halt" };
-    return this.p.registry.maySend(symbol, postOnly, this.p.index);
-  }
-
-  /** The wallet is still onboarding (an answer of the executor): no orders for `ms`, then cycle everything. */
+  /** The wallet is still onboarding (the executor's report): no orders for `ms`, then cycle everything. */
   pause(code: string, ms: number): void {
     const until = this.p.clock.now() + ms;
-    if (until <= this.pausedUntil) return;
-    this.pausedUntil = until;
+    if (until <= this.p.check.pausedUntilMs) return;
+    this.p.check.pausedUntilMs = until;
     this.p.log.info({ code, pauseMs: ms }, "wallet still onboarding: quoting paused");
     this.p.clock.clearTimeout(this.pauseTimer);
     this.pauseTimer = this.p.clock.setTimeout(() => this.triggerAll("timer"), ms);
@@ -119,7 +112,7 @@ export class WalletQuoting {
   }
 
   trigger(symbol: string, why: CycleTrigger): void {
-    if (!this.quoting) return;
+    if (!this.p.check.on) return;
     // Shed for capacity: its halt pulls the quotes; once nothing of ours is live there, a cycle has nothing to do.
     if (this.p.shed?.(symbol) === true && this.p.tracker.liveOrders(symbol).length === 0) return;
     if (!this.dirty.has(symbol)) this.dirty.set(symbol, why);
@@ -129,7 +122,7 @@ export class WalletQuoting {
   private async pump(): Promise<void> {
     this.pumping = true;
     try {
-      while (this.quoting && this.dirty.size > 0) {
+      while (this.p.check.on && this.dirty.size > 0) {
         const [symbol, why] = this.dirty.entries().next().value as [string, CycleTrigger];
         this.dirty.delete(symbol);
         try {
@@ -161,6 +154,9 @@ export class WalletQuoting {
       const signing = entry === undefined ? undefined : signingMarketOf(entry.row);
       const r = await p.executor.execute(c.plan.cancels, c.plan.places, { symbol, signing });
       report = r;
+      if (r.onboardingWait !== undefined) this.pause(r.onboardingWait.code, r.onboardingWait.retryAfterMs);
+      // The market refused as not open: its status is stale; read it again, then look again.
+      if (r.marketNotOpen) void p.registry.refreshStatus([symbol]).then(() => this.trigger(symbol, "market")).catch(() => undefined);
       // A slot whose cancel did not end the old order got no place: look again once it may have.
       if (r.placesHeld > 0) this.retrySoon(symbol);
       // Live orders after this cycle (the tracker's per-market index: cheap), whatever the
@@ -199,7 +195,7 @@ export class WalletQuoting {
       market: entry === undefined ? undefined : { selected: entry.selected, wallet: entry.wallet },
       lifecycle,
       walletIndex: p.index,
-      pausedUntilMs: this.pausedUntil,
+      pausedUntilMs: this.p.check.pausedUntilMs,
       stale: lifecycle !== undefined && phaseQuotes(lifecycle.phase) && outcomes.some((o) => p.data.isStale(symbol, o)),
     });
     const raw = new Map<number, BookSnapshot | undefined>();

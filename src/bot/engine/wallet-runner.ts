@@ -15,6 +15,8 @@ import { fillFromUserFill, type Fill } from "../fills/fill-ledger.js";
 import { OrderTracker, isTerminal, type TrackerEvent, type Transition } from "../orders/order-tracker.js";
 import { WalletOrders } from "./wallet-orders.js";
 import { OrderExecutor } from "./executor.js";
+import { OrderMaker } from "../orders/order-maker.js";
+import { WalletSendCheck } from "./send-check.js";
 import { syncWallet, type SyncContext, type SyncReport } from "./fill-sync.js";
 import { signingMarketOf } from "../market/market-registry.js";
 import type { CycleTrigger, WalletState } from "../observer.js";
@@ -46,6 +48,8 @@ export class WalletRunner {
   private readonly orders: WalletOrders;
   private readonly own: OwnOrderLog;
   private readonly presign: PresignCache | undefined;
+  private readonly maker: OrderMaker;
+  private readonly check: WalletSendCheck;
   private readonly warmer: PresignWarmer | undefined;
   private readonly quoting: WalletQuoting;
   readonly syncCtx: SyncContext;
@@ -59,27 +63,18 @@ export class WalletRunner {
     this.own = new OwnOrderLog(o.seq);
     this.orders = new WalletOrders({ wallet: this.wallet, tracker: this.tracker, own: this.own, ledger: o.ledger, inventory: o.inventory, observer: o.observer, log: o.log, clock: o.clock });
     this.presign = o.tuning.presign && o.quoting.orderExpirySec === undefined ? new PresignCache() : undefined;
+    this.maker = new OrderMaker({ signer: o.signer, ids: o.ids, clock: o.clock, saltSource: o.saltSource, orderExpirySec: o.quoting.orderExpirySec, presign: this.presign });
+    this.check = new WalletSendCheck({ clock: o.clock, risk: o.risk, registry: o.registry, wallet: this.wallet, name: o.name, index: o.index });
     this.executor = new OrderExecutor({
       wallet: this.wallet,
       api: o.api,
-      tracker: this.tracker,
-      signer: o.signer,
-      ids: o.ids,
+      orders: this.orders,
+      check: this.check,
+      maker: this.maker,
       clock: o.clock,
       log: o.log,
       observer: o.observer,
       gate: o.gate,
-      saltSource: o.saltSource,
-      vault: () => this.vault,
-      contracts: () => o.platform().contracts,
-      defaultFeeRateBps: () => o.platform().feeConfig.defaultFeeTakerBps,
-      orderExpirySec: o.quoting.orderExpirySec,
-      mayPlace: (symbol, postOnly) => this.quoting.mayPlace(symbol, postOnly),
-      onFill: (f) => this.applyFill(f),
-      onTransition: (t) => this.onTransition(t),
-      onOnboardingWait: (code, ms) => this.quoting.pause(code, ms),
-      presign: this.presign,
-      onMarketNotOpen: (symbol) => void o.registry.refreshStatus([symbol]).then(() => this.trigger(symbol, "market")).catch(() => undefined),
     });
     this.syncCtx = {
       wallet: this.wallet,
@@ -95,7 +90,7 @@ export class WalletRunner {
       track: (ev) => this.track(ev),
       adopt: (rec, serverTimeMs) => {
         const t = this.tracker.adopt(rec, serverTimeMs, o.clock.now());
-        this.onTransition(t);
+        this.orders.onTransition(t);
         return t;
       },
       applyFill: (f) => this.applyFill(f),
@@ -107,10 +102,11 @@ export class WalletRunner {
       const e = o.registry.get(symbol);
       return e === undefined ? undefined : signingMarketOf(e.row);
     };
-    this.warmer = this.presign === undefined ? undefined : new PresignWarmer(this.presign, o.clock, () => this.executor.presignNext(signingOf), () => this.quoting.busy, () => this.idle());
+    this.warmer = this.presign === undefined ? undefined : new PresignWarmer(this.presign, o.clock, () => this.maker.presignNext(signingOf), () => this.quoting.busy, () => this.idle());
     this.quoting = new WalletQuoting({
       ...o,
       wallet: this.wallet,
+      check: this.check,
       tracker: this.tracker,
       own: this.own,
       executor: this.executor,
@@ -180,8 +176,11 @@ export class WalletRunner {
   /** Vault, inventory anchor, stream, adoption of open orders; then quoting may start. */
   async start(signal: AbortSignal): Promise<void> {
     const retry = { clock: this.o.clock, rng: this.o.rng, log: this.log, policy: this.o.tuning.startupRetry, signal };
-    this.vault = await resolveVault(this.o.api, retry, () => this.setState("onboarding"));
-    this.log.info({ vault: this.vault }, "vault resolved");
+    const vault = await resolveVault(this.o.api, retry, () => this.setState("onboarding"));
+    this.vault = vault;
+    const platform = this.o.platform();
+    this.maker.useAccount({ vault, contracts: platform.contracts, defaultFeeRateBps: platform.feeConfig.defaultFeeTakerBps });
+    this.log.info({ vault }, "vault resolved");
     const symbolOf = (id: string): string => this.o.registry.symbolOf(id) ?? id;
     // Retried like the vault read (a refused key, a platform hiccup): a failed start is never retried.
     const anchored = await retrying("inventory anchor", retry, () => anchorInventory(this.o.api, this.wallet, this.o.inventory, this.o.clock, symbolOf));
@@ -227,10 +226,6 @@ export class WalletRunner {
 
   track(ev: TrackerEvent): Transition {
     return this.orders.track(ev);
-  }
-
-  private onTransition(t: Transition): void {
-    this.orders.onTransition(t);
   }
 
   // ---- quote cycles (wallet-quoting.ts) ----------------------------------------------------------

@@ -20,32 +20,51 @@ export interface Pending {
 
 export type Made = { ok: true; order: Pending } | { ok: false; clientOrderId: string; error: unknown };
 
+/** What every order of the wallet is signed for, known once start-up resolved it. */
+export interface SigningAccount {
+  /** The wallet's vault (the order's maker). */
+  vault: string;
+  contracts: PlatformContracts;
+  /** The platform's default taker fee, for markets without their own. */
+  defaultFeeRateBps: number | null;
+}
+
 export interface OrderMakerDeps {
   signer: WalletSigner;
   ids: ClientOrderIds;
   clock: Clock;
   saltSource: SaltSource;
-  contracts: () => PlatformContracts;
-  defaultFeeRateBps: () => number | null;
-  /** The vault (resolved at start-up). */
-  vault: () => string | undefined;
   /** GTD lifetime of every order; undefined: GTC (and only GTC orders are pre-signed). */
   orderExpirySec?: number | undefined;
   presign?: PresignCache | undefined;
 }
 
 export class OrderMaker {
+  private account: SigningAccount | undefined;
+
   constructor(private readonly d: OrderMakerDeps) {}
 
+  /** Start-up resolved the vault and read the platform's contracts: orders can be made from now on. */
+  useAccount(account: SigningAccount): void {
+    this.account = account;
+  }
+
+  /** Orders can be made (the account is known). */
+  get ready(): boolean {
+    return this.account !== undefined;
+  }
+
   /** The order for `q`, pre-signed when the cache has it, else built and signed now. */
-  make(q: DesiredQuote, symbol: string, signing: SigningMarket, vault: string): Made {
-    const cached = this.presigned(q, symbol, vault);
+  make(q: DesiredQuote, symbol: string, signing: SigningMarket): Made {
+    const account = this.account;
+    if (account === undefined) return { ok: false, clientOrderId: this.d.ids.next(), error: new Error("no signing account yet (start-up has not resolved the vault)") };
+    const cached = this.presigned(q, symbol, account.vault);
     if (cached !== undefined) return { ok: true, order: cached };
     const clientOrderId = this.d.ids.next();
     try {
       const expirySec = this.d.orderExpirySec;
       const expiration = expirySec !== undefined ? BigInt(Math.floor(this.d.clock.now() / 1000) + expirySec) : undefined;
-      const { built, signature } = this.sign(q, signing, vault, expiration);
+      const { built, signature } = this.sign(q, signing, account, expiration);
       return { ok: true, order: { quote: q, clientOrderId, built, body: placeOrderBody(built, { signature, clientOrderId }) } };
     } catch (error) {
       return { ok: false, clientOrderId, error };
@@ -55,14 +74,14 @@ export class OrderMaker {
   /** Sign one order the pre-sign cache wants; false when there was nothing (left) to do. */
   presignNext(signingOf: (symbol: string) => SigningMarket | undefined): boolean {
     const cache = this.d.presign;
-    const vault = this.d.vault();
-    if (cache === undefined || vault === undefined || this.d.orderExpirySec !== undefined) return false;
+    const account = this.account;
+    if (cache === undefined || account === undefined || this.d.orderExpirySec !== undefined) return false;
     const k = cache.nextWanted();
     if (k === undefined) return false;
     const signing = signingOf(k.marketId);
     if (signing === undefined) return true;
     try {
-      cache.put(k, this.sign(k, signing, vault, undefined));
+      cache.put(k, this.sign(k, signing, account, undefined));
     } catch {
       // Not signable (fee, outcome): the hot path will report it if it is ever wanted.
     }
@@ -77,9 +96,9 @@ export class OrderMaker {
     return { quote: q, clientOrderId, built: cached.built, body: placeOrderBody(cached.built, { signature: cached.signature, clientOrderId }) };
   }
 
-  private sign(q: Omit<DesiredQuote, "level" | "tag" | "reducesInventory">, signing: SigningMarket, vault: string, expiration: bigint | undefined): { built: BuiltOrder; signature: Hex } {
+  private sign(q: Omit<DesiredQuote, "level" | "tag" | "reducesInventory">, signing: SigningMarket, account: SigningAccount, expiration: bigint | undefined): { built: BuiltOrder; signature: Hex } {
     const built = buildOrder({
-      contracts: this.d.contracts(),
+      contracts: account.contracts,
       market: signing,
       intent: {
         outcome: q.outcome,
@@ -90,9 +109,9 @@ export class OrderMaker {
         ...(expiration !== undefined ? { timeInForce: "GTD" as const, expiration } : {}),
       },
       wallet: this.d.signer.address,
-      vault,
+      vault: account.vault,
       saltSource: this.d.saltSource,
-      defaultFeeRateBps: this.d.defaultFeeRateBps(),
+      defaultFeeRateBps: account.defaultFeeRateBps,
     });
     return { built, signature: this.d.signer.signBuiltOrderNow(built).signature };
   }

@@ -3,6 +3,7 @@ import { Rng } from "../../../src/core/rng.js";
 import { OrderTracker } from "../../../src/bot/orders/order-tracker.js";
 import { OrderExecutor, type PlaceVerdict } from "../../../src/bot/engine/executor.js";
 import { ClientOrderIds } from "../../../src/bot/orders/ids.js";
+import { OrderMaker } from "../../../src/bot/orders/order-maker.js";
 import { RecordingObserver } from "../../../src/bot/observer.js";
 import { WalletSigner, rngSaltSource, type SigningMarket } from "../../../src/signing/index.js";
 import type { DesiredQuote, LiveOrder } from "../../../src/bot/quote/quotes.js";
@@ -19,26 +20,21 @@ function quote(price: bigint, side: "BUY" | "SELL" = "BUY"): DesiredQuote {
   return { outcome: 0, side, price, size: 10_000_000n, postOnly: true };
 }
 
-function setup(h: ClientHarness, over: { mayPlace?: () => PlaceVerdict; onboarding?: (code: string, ms: number) => void } = {}) {
+function setup(h: ClientHarness, over: { mayPlace?: () => PlaceVerdict } = {}) {
   const tracker = new OrderTracker(WALLET);
   const observer = new RecordingObserver();
   const fills: Fill[] = [];
+  const maker = new OrderMaker({ signer, ids: new ClientOrderIds("t1", 0, "sess"), clock: h.clock, saltSource: rngSaltSource(new Rng(1)) });
+  maker.useAccount({ vault: VAULT, contracts: CONTRACTS, defaultFeeRateBps: 100 });
   const ex = new OrderExecutor({
     wallet: WALLET,
     api: h.client.forWallet(WALLET),
-    tracker,
-    signer,
-    ids: new ClientOrderIds("t1", 0, "sess"),
+    orders: { track: (ev) => tracker.apply(ev), applyFill: (f) => fills.push(f), order: (id) => tracker.get(id) },
+    check: { mayPlace: over.mayPlace ?? (() => ({ ok: true })) },
+    maker,
     clock: h.clock,
     log: silentLogger(),
     observer,
-    saltSource: rngSaltSource(new Rng(1)),
-    vault: () => VAULT,
-    contracts: () => CONTRACTS,
-    defaultFeeRateBps: () => 100,
-    mayPlace: over.mayPlace ?? (() => ({ ok: true })),
-    onFill: (f) => fills.push(f),
-    ...(over.onboarding ? { onOnboardingWait: over.onboarding } : {}),
   });
   return { ex, tracker, observer, fills };
 }
@@ -121,13 +117,12 @@ describe("OrderExecutor places", () => {
     expect(s.tracker.counters.impossible).toBe(0);
   });
 
-  it("pauses the wallet on onboarding answers (vault_not_deployed, kyc_blocked)", async () => {
+  it("reports the wait of onboarding answers (vault_not_deployed, kyc_blocked): the runner pauses the wallet", async () => {
     const h = clientHarness();
-    const waits: [string, number][] = [];
-    const s = setup(h, { onboarding: (c, ms) => waits.push([c, ms]) });
+    const s = setup(h);
     h.transport.on("POST", /^\/api\/orders\/place$/, json(201, { orderId: null, status: "REJECTED", code: "kyc_blocked", message: "limits confirming" }, { "retry-after": "4" }));
-    await s.ex.execute([], [quote(500_000n)], { symbol: "MKT", signing: MARKET });
-    expect(waits).toEqual([["kyc_blocked", 4_000]]);
+    const r = await s.ex.execute([], [quote(500_000n)], { symbol: "MKT", signing: MARKET });
+    expect(r.onboardingWait).toEqual({ code: "kyc_blocked", retryAfterMs: 4_000 });
     expect(s.tracker.get("t1-0-sess-1")!.state).toBe("rejected");
   });
 

@@ -213,6 +213,7 @@ describe("strategy state per market", () => {
       platform: () => ({ feeConfig: { defaultFeeTakerBps: 0 } }),
       monotonic: () => clock.now(),
       wallet: WALLET,
+      check: { on: false, pausedUntilMs: 0 },
       tracker,
       own: new OwnOrderLog(new EventSeq()),
       executor: { budget: () => ({ cancels: 10, places: 10 }) },
