@@ -5,7 +5,10 @@
  */
 import type { PartnerClient } from "../../api/index.js";
 import { notRecordedWindowMs } from "../orders/order-tracker.js";
+import type { Clock, TimerHandle } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
+import type { Logger } from "../../log/index.js";
+import type { StartReport } from "./daemon-types.js";
 import type { Config } from "../../config/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
 import { WalletSigner } from "../../signing/index.js";
@@ -80,4 +83,25 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
       engine: p.engine,
     });
   });
+}
+
+/**
+ * Start every wallet at once; resolves when all are ready (or failed) or `waitMs` has passed,
+ * whichever comes first, with each wallet's outcome so far. A wallet still starting goes on.
+ */
+export async function startWallets(runners: readonly WalletRunner[], signal: AbortSignal, clock: Clock, waitMs: number, log: Logger): Promise<StartReport["wallets"]> {
+  const results: StartReport["wallets"] = runners.map((r) => ({ name: r.name, ready: false }));
+  const starts = runners.map((r, i) =>
+    r.start(signal).then(
+      () => (results[i]!.ready = true),
+      (e: unknown) => {
+        results[i]!.error = e instanceof Error ? e.message : String(e);
+        if (!signal.aborted) log.error({ wallet: r.wallet, err: results[i]!.error }, "wallet start-up failed");
+      },
+    ),
+  );
+  let waitTimer: TimerHandle | undefined;
+  await Promise.race([Promise.all(starts), new Promise<void>((resolve) => (waitTimer = clock.setTimeout(resolve, waitMs)))]);
+  clock.clearTimeout(waitTimer);
+  return results;
 }

@@ -24,7 +24,7 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { PartnerClient } from "../../api/index.js";
-import type { Clock, TimerHandle } from "../../core/clock.js";
+import type { Clock } from "../../core/clock.js";
 import { RealClock } from "../../core/clock.js";
 import { Rng } from "../../core/rng.js";
 import type { Config } from "../../config/index.js";
@@ -42,7 +42,7 @@ import { MarketTimeline } from "./daemon-markets.js";
 import { buildPlatformLink } from "./daemon-platform.js";
 import { DaemonTimers } from "./daemon-timers.js";
 import type { DaemonDeps, ShutdownReport, StartReport } from "./daemon-types.js";
-import { buildWalletRunners } from "./daemon-wallets.js";
+import { buildWalletRunners, startWallets } from "./daemon-wallets.js";
 import type { HaltChange } from "../risk/types.js";
 import { GLOBAL } from "../risk/types.js";
 import { buildCoreRisk, type CoreRisk } from "../risk/core-risk.js";
@@ -55,10 +55,11 @@ import { combineObservers, type EngineObserver } from "../observer.js";
 import { DaemonOps } from "./ops.js";
 import type { EngineView, RiskHook } from "../risk/risk-hook.js";
 import { HaltControl, type KillReport } from "./halt-wiring.js";
-import { describeUnconfirmed, isClean, shutdownExitCode } from "./shutdown.js";
+import { shutdownExitCode } from "./shutdown.js";
+import { logShutdownReports } from "./shutdown-report.js";
 import type { RestTradeFeed } from "../market/trade-feed.js";
 import { fetchPlatformInfo, retrying, type PlatformInfo } from "./startup.js";
-import { marksFrom, statusOf, type DaemonStatus } from "./status.js";
+import { engineViewOf, marksFrom, statusOf, type DaemonStatus } from "./status.js";
 import { DEFAULT_TUNING, type EngineTuning } from "./tuning.js";
 import type { WalletRunner } from "./wallet-runner.js";
 
@@ -99,15 +100,7 @@ export class Daemon {
   private readonly rng: Rng;
   private readonly seq = new EventSeq();
   /** Read-only view of the whole engine for the risk hook. */
-  readonly view: EngineView = {
-    wallets: () => this.runners.map((r) => r.wallet),
-    markets: () => this.registry.all().map((e) => e.row.symbol),
-    liveOrders: (wallet, marketId) => this.runners.find((r) => r.wallet === wallet.toLowerCase())?.tracker.liveOrders(marketId) ?? [],
-    positions: (wallet, marketId) => this.inventory.positions(wallet, marketId),
-    pnl: (wallet) => this.inventory.pnl(wallet, marksFrom(this.registry, this.data)),
-    mark: (marketId, outcome) => marksFrom(this.registry, this.data)(marketId, outcome),
-    outcomeCount: (marketId) => this.registry.get(marketId)?.row.outcomeCount,
-  };
+  readonly view: EngineView = engineViewOf(this);
   private platformInfo: PlatformInfo | undefined;
   private readonly timers: DaemonTimers;
   private readonly markets: MarketTimeline;
@@ -333,19 +326,7 @@ export class Daemon {
     this.data.start();
     this.trades.start();
 
-    const results: StartReport["wallets"] = this.runners.map((r) => ({ name: r.name, ready: false }));
-    const starts = this.runners.map((r, i) =>
-      r.start(signal).then(
-        () => (results[i]!.ready = true),
-        (e: unknown) => {
-          results[i]!.error = e instanceof Error ? e.message : String(e);
-          if (!signal.aborted) this.log.error({ wallet: r.wallet, err: results[i]!.error }, "wallet start-up failed");
-        },
-      ),
-    );
-    let waitTimer: TimerHandle | undefined;
-    await Promise.race([Promise.all(starts), new Promise<void>((resolve) => (waitTimer = this.clock.setTimeout(resolve, this.tuning.startupWaitMs)))]);
-    this.clock.clearTimeout(waitTimer);
+    const results = await startWallets(this.runners, signal, this.clock, this.tuning.startupWaitMs, this.log);
     // stop() may have come while we waited: it owns the timers from then on.
     if (this.stopping !== undefined) return { markets: [], wallets: results };
     this.timers.startPeriodic();
@@ -383,44 +364,36 @@ export class Daemon {
   private async doStop(reason: string): Promise<ShutdownReport> {
     this.log.info({ reason }, "shutting down: pulling every quote");
     this.ops.probes.markStopping();
-    this.startAbort.abort(new Error("daemon stopping"));
-    this.deadMan.stop();
-    this.loop.stop();
-    this.auth.stop();
-    this.timers.clear();
-    this.data.stop();
-    this.trades.stop();
+    this.quiet("daemon stopping");
     await Promise.all(this.runners.map((r) => r.stopQuoting()));
     const deadlineAtMs = this.clock.now() + this.config.shutdown.cancelDeadlineSec * 1000;
     const wallets = await Promise.all(this.runners.map((r) => r.shutdown(deadlineAtMs)));
     this.running = false;
     this.gate.close();
     const exitCode = shutdownExitCode(wallets);
-    for (const w of wallets) {
-      const fields = { wallet: w.wallet, walletName: w.name, cancelled: w.cancelled, finalWalk: w.finalWalk, errors: w.errors };
-      if (isClean(w)) this.log.info(fields, "wallet clean: every order confirmed ended");
-      else {
-        this.log.error({ ...fields, unconfirmed: w.unconfirmed.length }, "wallet NOT confirmed clean after shutdown");
-        for (const u of w.unconfirmed) this.log.error({ wallet: w.wallet, walletName: w.name, ...u }, `order not confirmed ended: ${describeUnconfirmed(u)}`);
-      }
-    }
+    logShutdownReports(this.log, wallets);
     await this.ops.close();
     return { reason, wallets, exitCode };
   }
 
   /** Stop every timer and stream without cancelling anything (a hard kill, for restart tests). */
   abandon(): void {
-    this.startAbort.abort(new Error("daemon abandoned"));
+    this.quiet("daemon abandoned");
+    for (const r of this.runners) r.abandon();
+    this.running = false;
+    this.gate.close();
+    void this.ops.close();
+  }
+
+  /** Start-up aborted; every timer, poller and watch of the daemon stopped (the wallets are next). */
+  private quiet(why: string): void {
+    this.startAbort.abort(new Error(why));
     this.deadMan.stop();
     this.loop.stop();
     this.auth.stop();
     this.timers.clear();
     this.data.stop();
     this.trades.stop();
-    for (const r of this.runners) r.abandon();
-    this.running = false;
-    this.gate.close();
-    void this.ops.close();
   }
 
   status(): DaemonStatus {

@@ -16,6 +16,7 @@
  *   cancel_refused        a cancel refused for a reason that does not say the order ended (forbidden...)
  */
 import { isApiError } from "../../api/index.js";
+import type { Logger } from "../../log/index.js";
 
 export const UNCONFIRMED_REASONS = ["key_refused", "platform_unreachable", "lookup_inconclusive", "cancel_pending", "still_open", "cancel_refused"] as const;
 export type UnconfirmedReason = (typeof UNCONFIRMED_REASONS)[number];
@@ -86,4 +87,16 @@ export function describeUnconfirmed(u: UnconfirmedOrder): string {
   const cid = u.orderId !== undefined && u.clientOrderId !== undefined ? ` (${u.clientOrderId})` : "";
   const gtd = u.expiresAtMs !== undefined ? `; expires by itself at ${new Date(u.expiresAtMs).toISOString()}` : "";
   return `${id}${cid}: ${u.reason.replace(/_/g, " ")}: ${u.detail}${gtd}`;
+}
+
+/** The shutdown in the log: one line per wallet, and one per order the platform did not confirm ended. */
+export function logShutdownReports(log: Logger, wallets: readonly WalletShutdownReport[]): void {
+  for (const w of wallets) {
+    const fields = { wallet: w.wallet, walletName: w.name, cancelled: w.cancelled, finalWalk: w.finalWalk, errors: w.errors };
+    if (isClean(w)) log.info(fields, "wallet clean: every order confirmed ended");
+    else {
+      log.error({ ...fields, unconfirmed: w.unconfirmed.length }, "wallet NOT confirmed clean after shutdown");
+      for (const u of w.unconfirmed) log.error({ wallet: w.wallet, walletName: w.name, ...u }, `order not confirmed ended: ${describeUnconfirmed(u)}`);
+    }
+  }
 }

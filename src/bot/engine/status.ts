@@ -7,6 +7,8 @@ import type { Inventory, Marks } from "../fills/inventory.js";
 import type { MarketDataSource } from "../market/market-data.js";
 import { midOf } from "../quote/quote-cycle.js";
 import type { MarketRegistry } from "../market/market-registry.js";
+import type { EngineView } from "../risk/risk-hook.js";
+import type { WalletRunner } from "./wallet-runner.js";
 import type { WalletStatus } from "./wallet-types.js";
 
 export interface PnlFigures {
@@ -114,5 +116,18 @@ export function statusOf(p: StatusParts): DaemonStatus {
     sharesHeld,
     pnl: pnlOf(p.inventory, addresses, marksFrom(p.registry, p.data)),
     halts: p.halts,
+  };
+}
+
+/** The engine's read-only view (risk hooks, the core risk), over the daemon's parts as they are at each call. */
+export function engineViewOf(d: { readonly runners: readonly WalletRunner[]; readonly registry: MarketRegistry; readonly data: MarketDataSource; readonly inventory: Inventory }): EngineView {
+  return {
+    wallets: () => d.runners.map((r) => r.wallet),
+    markets: () => d.registry.all().map((e) => e.row.symbol),
+    liveOrders: (wallet, marketId) => d.runners.find((r) => r.wallet === wallet.toLowerCase())?.tracker.liveOrders(marketId) ?? [],
+    positions: (wallet, marketId) => d.inventory.positions(wallet, marketId),
+    pnl: (wallet) => d.inventory.pnl(wallet, marksFrom(d.registry, d.data)),
+    mark: (marketId, outcome) => marksFrom(d.registry, d.data)(marketId, outcome),
+    outcomeCount: (marketId) => d.registry.get(marketId)?.row.outcomeCount,
   };
 }
