@@ -1,14 +1,17 @@
 /**
- * The daemon's core risk: the pure facade (src/bot/risk) applied to every cycle of every
- * (wallet, market). Always on; a hook given in DaemonDeps.risk runs after it (chainRisk).
+ * The daemon's core risk: the pure facade (src/bot/risk) over the engine. Always on; a hook given
+ * in DaemonDeps.risk runs after it. What the quote cycle's snapshot reads from it:
  *
- *   reviewQuotes  evaluate the halts (at most once per `minEvaluateMs`, at once when rejects or a
- *                 reconciliation are waiting), then filter the desired quotes through the limits
- *                 against an exposure snapshot of every wallet and market. A halted scope gets no
- *                 quotes, so the reconciler cancels everything live there.
- *   reviewPlan    a halted scope places nothing, whatever the plan says.
- *   allowPlace    asked just before each order leaves (a halt raised mid-cycle stops it there).
+ *   evaluate      raise and clear halts from what the engine shows (at most once per
+ *                 `minEvaluateMs`, at once when rejects or a reconciliation are waiting);
+ *   gate          the halt verdict of a (wallet, market): halted, the cycle (quote/cycle.ts) keeps
+ *                 no quote and places nothing, so everything live there is cancelled;
+ *   snapshot      the exposure of every wallet and market (exposure-book.ts) for the limits;
+ *   allowPlace    asked just before each order leaves (a halt raised mid-cycle stops it there);
  *   kill/resume   the operator actions (signal, admin endpoint).
+ *
+ * reviewQuotes / reviewPlan make it a RiskHook too (evaluate, gate and limits in one call), for
+ * tests and for callers that chain hooks.
  *
  * The daemon also evaluates on a timer, so halts move while no cycle runs. Every raise and clear
  * goes to `onChange`: the daemon re-runs the affected cycles (pull now, or quote again) and

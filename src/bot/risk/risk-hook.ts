@@ -1,13 +1,15 @@
 /**
- * The hook the risk layer plugs into. The engine calls it on every cycle of every (wallet,
- * market): first with the strategy's desired quotes, then with the plan the reconciler made from
- * them; it executes whatever plan comes back. Both calls are synchronous and must be pure with
- * respect to I/O (the engine owns all I/O). Just before each order leaves, `allowPlace` is asked
- * again: a halt raised while a cycle was signing or waiting for the rate gate stops it there.
+ * A risk hook (DaemonDeps.risk) plugs into every quote cycle of every (wallet, market)
+ * (src/bot/quote/cycle.ts): after the core risk's limits with the desired quotes, then with the
+ * plan the reconciler made from them; the engine executes whatever plan comes back, except that
+ * nothing is ever placed on a halted or pulled market and PRE_MARKET stays post-only. Both calls
+ * are synchronous and must be pure with respect to I/O (the engine owns all I/O). Just before each
+ * order leaves, `allowPlace` is asked again (send-check.ts): a halt raised while a cycle was
+ * signing or waiting for the rate gate stops it there.
  *
- * The daemon always runs its core risk (core-risk.ts, over src/bot/risk); a hook given in
- * DaemonDeps.risk runs after it (chainRisk) and can only narrow what the core allowed at send time.
- * Fills, rejects and stream states reach the risk layer as EngineEvents (observer.ts).
+ * The daemon always runs its core risk (core-risk.ts, over src/bot/risk) first; a hook can only
+ * narrow what the core allowed. `chainRisk` composes several hooks into one. Fills, rejects and
+ * stream states reach the risk layer as EngineEvents (observer.ts).
  */
 import type { Micros } from "../../core/money.js";
 import type { PnlSummary, PositionSummary } from "../fills/inventory.js";
