@@ -55,6 +55,8 @@ export class WalletRunner {
   readonly syncCtx: SyncContext;
   private readonly upkeep: WalletUpkeep;
   private readonly background: WalletBackground;
+  /** Aborted when the runner is stopped: ends a start-up still under way. */
+  private readonly life = new AbortController();
 
   constructor(private readonly o: WalletRunnerOptions) {
     this.wallet = o.address.toLowerCase();
@@ -173,10 +175,18 @@ export class WalletRunner {
 
   // ---- start-up ---------------------------------------------------------------------------------
 
-  /** Vault, inventory anchor, stream, adoption of open orders; then quoting may start. */
-  async start(signal: AbortSignal): Promise<void> {
+  /**
+   * Vault, inventory anchor, stream, adoption of open orders; then quoting may start. Ends as soon
+   * as `outer` aborts or the runner itself is stopped (stopQuoting, shutdown, abandon): a start-up
+   * under way never brings a stopped wallet back.
+   */
+  async start(outer: AbortSignal): Promise<void> {
+    const signal = AbortSignal.any([outer, this.life.signal]);
     const retry = { clock: this.o.clock, rng: this.o.rng, log: this.log, policy: this.o.tuning.startupRetry, signal };
-    const vault = await resolveVault(this.o.api, retry, () => this.setState("onboarding"));
+    const vault = await resolveVault(this.o.api, retry, () => {
+      if (!signal.aborted) this.setState("onboarding");
+    });
+    if (signal.aborted) return;
     this.vault = vault;
     const platform = this.o.platform();
     this.maker.useAccount({ vault, contracts: platform.contracts, defaultFeeRateBps: platform.feeConfig.defaultFeeTakerBps });
@@ -185,6 +195,7 @@ export class WalletRunner {
     // Retried like the vault read (a refused key, a platform hiccup): a failed start is never retried.
     const anchored = await retrying("inventory anchor", retry, () => anchorInventory(this.o.api, this.wallet, this.o.inventory, this.o.clock, symbolOf));
     this.log.info({ positions: anchored.positions }, "inventory anchored");
+    if (signal.aborted) return;
     this.stream = startUserStream({
       connector: this.o.connector,
       apiKey: this.o.apiKey,
@@ -282,6 +293,7 @@ export class WalletRunner {
 
   /** No new cycles, no pending retries, read wake or pre-signing. */
   private quiesce(): void {
+    this.life.abort(new Error("wallet stopping"));
     this.quoting.stop();
     this.background.stop();
     this.warmer?.stop();
