@@ -89,6 +89,20 @@ export class FairValue {
     return diffusion + (u < jumpP ? sign * size : 0);
   }
 
+  /**
+   * Move one outcome by `delta` (probability units, news): binary markets move YES (NO is its
+   * complement, so +delta on NO is -delta on YES); multi-outcome markets renormalise.
+   */
+  shift(outcome: number, delta: number): void {
+    const d = toMicros(delta);
+    if (this.values.length === 2) {
+      this.values = binary(this.values[0]! + (outcome === 0 ? d : -d));
+      return;
+    }
+    const moved = this.values.map((v, i) => (i === outcome ? clamp(v + d, FAIR_MIN, FAIR_MAX) : v));
+    this.values = normalise(moved);
+  }
+
   /** Set the values (tests, operator moves). */
   set(values: readonly Micros[]): void {
     if (values.length !== this.values.length) throw new Error(`need ${this.values.length} values`);

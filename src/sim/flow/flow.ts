@@ -3,8 +3,9 @@
  * per market (see agent.ts), each with its own wallets and its own Rng forked from the simulator
  * seed by symbol, so adding a market never changes another market's flow.
  *
- * Flow wallets are derived addresses (`sim:flow:<symbol>:taker|lp`) that are never scenario
- * wallets; they trade in the engine directly, so they have no order records and no frames.
+ * Flow wallets are derived addresses (`sim:flow:<symbol>:<role>`: taker, lp, and informed, noise,
+ * maker1.. when the market has them) that are never scenario wallets; they trade in the engine
+ * directly, so they have no order records and no frames.
  */
 import type { Clock } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
@@ -47,10 +48,11 @@ export class SyntheticFlow {
       if (!setup.flow.enabled) continue;
       const market = opts.catalogue.market(setup.marketId, true);
       if (market === undefined || !opts.engine.markets.has(market.symbol)) continue;
-      const takerWallet = flowWallet(market.symbol, "taker", opts.reserved);
-      const lpWallet = flowWallet(market.symbol, "lp", opts.reserved);
-      this.walletSet.add(takerWallet);
-      this.walletSet.add(lpWallet);
+      const wallet = (role: string): string => {
+        const w = flowWallet(market.symbol, role, opts.reserved);
+        this.walletSet.add(w);
+        return w;
+      };
       this.agents.set(
         market.symbol,
         new MarketAgent({
@@ -61,8 +63,7 @@ export class SyntheticFlow {
           outcomeCount: market.outcomeCount,
           fairValue: setup.fairValue,
           params: setup.flow,
-          takerWallet,
-          lpWallet,
+          wallet,
           status: () => opts.catalogue.status(market.id),
           refreshMs,
         }),
@@ -99,7 +100,7 @@ export class SyntheticFlow {
     return this.walletSet.has(wallet.toLowerCase());
   }
 
-  /** Latent fair value per outcome of a market (micros), at the last look. */
+  /** Latent (true) fair value per outcome of a market (micros), at the last look: news included, even before it is public. */
   fairValue(symbol: string): Micros[] | undefined {
     return this.agents.get(symbol)?.fair.current();
   }

@@ -6,7 +6,6 @@
  */
 import { z } from "zod";
 import { privateKeyToAccount } from "viem/accounts";
-import { tryParseMicros, SCALE, type Micros } from "../../core/money.js";
 import { MAX_FEE_RATE_BPS } from "../../core/amounts.js";
 import { WALLET_RE } from "./derive.js";
 import { FAULT_KINDS } from "./faults.js";
@@ -14,7 +13,9 @@ import { keyIssuanceProblem, parseApiKey, SCOPES } from "./keys.js";
 import { MARKET_STATUSES } from "./lifecycle.js";
 import { KNOWN_STAGES as STAGES } from "../../wire/enums.js";
 import type { Partner, PARTNER_KINDS } from "./partners.js";
-import { parseDurationMs, parseTimeSpec, type TimeSpec } from "./time.js";
+import { parseTimeSpec, type TimeSpec } from "./time.js";
+import { flowSchema } from "./flow-schema.js";
+import { amount, duration, probabilityPrice, quantity } from "./scenario-values.js";
 
 /** The stage enum of spec 2.2, as the wire contract lists it. */
 export { STAGES };
@@ -28,35 +29,6 @@ const timeSpec = z.string().transform((s, ctx): TimeSpec => {
   return t;
 });
 
-const duration = z.union([z.number().int().nonnegative(), z.string()]).transform((v, ctx): number => {
-  if (typeof v === "number") return v;
-  const ms = parseDurationMs(v);
-  if (ms === undefined) {
-    ctx.addIssue({ code: "custom", message: `expected a duration such as 10s, 250ms or 1h30m, got ${JSON.stringify(v)}` });
-    return z.NEVER;
-  }
-  return ms;
-});
-
-/** Decimal amount as a string (integers may be unquoted); never through a float. */
-function decimal(what: string, ok: (m: Micros) => boolean) {
-  return z.union([z.string(), z.number()]).transform((v, ctx): Micros => {
-    if (typeof v === "number" && !Number.isSafeInteger(v)) {
-      ctx.addIssue({ code: "custom", message: `${what}: quote decimal values ("0.55"), got the number ${v}` });
-      return z.NEVER;
-    }
-    const m = tryParseMicros(String(v));
-    if (m === undefined || !ok(m)) {
-      ctx.addIssue({ code: "custom", message: `expected ${what}, got ${JSON.stringify(v)}` });
-      return z.NEVER;
-    }
-    return m;
-  });
-}
-
-const amount = decimal("a non-negative decimal string with at most 6 decimals", (m) => m >= 0n);
-const quantity = decimal("a positive decimal quantity with at most 6 decimals", (m) => m > 0n);
-const probabilityPrice = decimal("a price strictly between 0 and 1", (m) => m > 0n && m < SCALE);
 const address = z.string().regex(WALLET_RE, "expected 0x followed by 40 hex characters");
 const nullableText = z.string().nullable().default(null);
 
@@ -111,33 +83,6 @@ const walletSchema = z.strictObject({
       positions: z
         .array(z.strictObject({ market: z.string().min(1), outcome: z.number().int().min(0), quantity }))
         .default([]),
-    })
-    .prefault({}),
-});
-
-const flowSchema = z.strictObject({
-  enabled: z.boolean().default(true),
-  /** Random-walk volatility of the fair value (probability units per sqrt(minute)). */
-  volPerSqrtMin: z.number().nonnegative().default(0.01),
-  jumpProbPerMin: z.number().min(0).max(1).default(0.01),
-  /** Typical jump size in probability units. */
-  jumpSize: z.number().min(0).max(1).default(0.05),
-  takerArrivalPerMin: z.number().nonnegative().default(4),
-  takerSize: z
-    .strictObject({
-      dist: z.enum(["fixed", "uniform", "lognormal"]).default("lognormal"),
-      min: quantity.default(1_000_000n),
-      max: quantity.default(100_000_000n),
-      mean: quantity.default(10_000_000n),
-    })
-    .prefault({}),
-  liquidity: z
-    .strictObject({
-      levels: z.number().int().min(0).max(50).default(5),
-      depthPerLevel: quantity.default(100_000_000n),
-      /** Distance of the first synthetic level from the fair value, each side. */
-      halfSpread: probabilityPrice.default(10_000n),
-      levelStep: probabilityPrice.default(10_000n),
     })
     .prefault({}),
 });
@@ -384,5 +329,6 @@ export type ScenarioWallet = Scenario["wallets"][number];
 export type ScenarioEvent = Scenario["events"][number];
 export type ScenarioMarket = ScenarioEvent["markets"][number];
 export type FlowParams = ScenarioMarket["flow"];
+export type { InformedParams, MakersParams, NewsParams, NoiseParams } from "./flow-schema.js";
 export type ScenarioAction = ScenarioMarket["actions"][number];
 export type ScenarioFault = Scenario["faults"][number];
