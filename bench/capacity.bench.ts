@@ -23,6 +23,9 @@
  *   BENCH capacity_<W>x<M>_cpu_needed_per_wm       the same per (wallet x market)
  *   BENCH capacity_<W>x<M>_slowest_step            ms of wall time the slowest 100 virtual ms took
  *                                                  (everything due in them, neighbours' noise included)
+ *   BENCH capacity_<W>x<M>_presign_signed          orders pre-signed in the window (presign.ts), and of
+ *   BENCH capacity_<W>x<M>_presign_used            them placed (ratio= used / signed)
+ *   BENCH capacity_<W>x<M>_presign_hits            % of placements that found their order pre-signed
  *
  * Load shedding is off (capacity.enabled: false): the figures are what the process does unguarded.
  * The simulator (matching, synthetic flow, its HTTP pipeline) runs in the same process and its CPU is
@@ -224,6 +227,7 @@ async function measureVirtual(wallets: number, markets: number): Promise<void> {
   void daemon.start().then(() => (started = true));
   while (!started) await clock.advance(100);
   for (let t = 0; t < WARMUP_MS; t += 100) await clock.advance(100);
+  const ps0 = presignTotals(daemon.runners);
   const cpu0 = process.cpuUsage();
   let longest = 0;
   for (let t = 0; t < MEASURE_MS; t += 100) {
@@ -232,6 +236,7 @@ async function measureVirtual(wallets: number, markets: number): Promise<void> {
     longest = Math.max(longest, performance.now() - a);
   }
   const cpu = process.cpuUsage(cpu0);
+  const ps1 = presignTotals(daemon.runners);
   const stopping = daemon.stop();
   let stopped = false;
   void stopping.then(() => (stopped = true));
@@ -242,6 +247,25 @@ async function measureVirtual(wallets: number, markets: number): Promise<void> {
   console.log(`BENCH ${name}_cpu_needed ${fmt(needed)} cores`);
   console.log(`BENCH ${name}_cpu_needed_per_wm ${fmt(needed / (wallets * markets))} cores`);
   console.log(`BENCH ${name}_slowest_step ${fmt(longest)} ms`);
+  const signed = ps1.signed - ps0.signed;
+  const hits = ps1.hits - ps0.hits;
+  const places = hits + ps1.misses - ps0.misses;
+  console.log(`BENCH ${name}_presign_signed ${signed} count`);
+  console.log(`BENCH ${name}_presign_used ${hits} count ratio=${(signed === 0 ? 0 : hits / signed).toFixed(3)}`);
+  console.log(`BENCH ${name}_presign_hits ${fmt(places === 0 ? 0 : (100 * hits) / places)} %`);
+}
+
+/** Pre-sign counters summed over the wallets. */
+function presignTotals(runners: readonly { presignStats(): { hits: number; misses: number; signed: number } | undefined }[]) {
+  const t = { hits: 0, misses: 0, signed: 0 };
+  for (const r of runners) {
+    const s = r.presignStats();
+    if (s === undefined) continue;
+    t.hits += s.hits;
+    t.misses += s.misses;
+    t.signed += s.signed;
+  }
+  return t;
 }
 
 export async function run(): Promise<void> {

@@ -21,6 +21,12 @@
  * raises the tail rather than thinning the samples. In the simulator run a place after the window
  * may come from another cause (a fill, a refresh), so it is only counted there.
  *
+ * Each run lasts until it has BENCH_TICK_SAMPLES samples (default 10,000; virtual time is capped at
+ * 8 h): p99 of fewer samples is a handful of outliers. The simulator's synthetic flow refreshes its
+ * book every 250 ms, as often as the daemon reads it, so that run gets samples at the engine runs' pace.
+ * Pre-signing prints how many orders it signed and how many of them were placed (`_presign_used`)
+ * or thrown away unused (`_presign_wasted`: no longer wanted, or their market was pulled).
+ *
  * Time is performance.now() wall time, so on a shared machine the tail carries the neighbours'
  * noise: compare runs on an idle machine. (Process CPU time is no better: it counts the GC's
  * helper threads, which run beside the window, and read several times the wall time at p99.)
@@ -44,7 +50,9 @@ import { WalletSigner, buildOrder, rngSaltSource } from "../src/signing/index.js
 import { createDaemon } from "../src/bot/engine/daemon.js";
 
 const API_KEY = "pmk_sim_5e1d0000000000bb_TickToPlaceBenchSecret00000000001";
-const VIRTUAL_MS = Number(process.env["BENCH_TICK_MS"] ?? 20 * 60_000);
+const SAMPLES = Number(process.env["BENCH_TICK_SAMPLES"] ?? 10_000);
+/** Virtual time cap of one run. */
+const VIRTUAL_MS = Number(process.env["BENCH_TICK_MS"] ?? 8 * 3_600_000);
 const T0 = Date.UTC(2026, 5, 1, 12);
 const KEY = simulatorWalletKey(1, "bench").reveal();
 const ADDR = WalletSigner.fromPrivateKey(KEY).address;
@@ -227,7 +235,7 @@ events:
 interface Measured {
   samples: number[];
   /** Undefined when pre-signing is off. */
-  hitRate: number | undefined;
+  presign: { hits: number; misses: number; signed: number; dropped: number; cleared?: number } | undefined;
   latePlaces: number;
 }
 
@@ -270,13 +278,11 @@ log: { level: silent }
   let started = false;
   void daemon.start().then(() => (started = true));
   while (!started) await clock.advance(100);
-  for (let t = 0; t < virtualMs; t += 1_000) await clock.advance(1_000);
+  for (let t = 0; t < virtualMs && probe.samples.length < SAMPLES; t += 1_000) await clock.advance(1_000);
   let stopped = false;
   void daemon.stop().then(() => (stopped = true));
   while (!stopped) await clock.advance(500);
-  const ps = daemon.runners[0]!.presignStats();
-  const hitRate = ps === undefined ? undefined : ps.hits + ps.misses === 0 ? 0 : ps.hits / (ps.hits + ps.misses);
-  return { samples: probe.samples.sort((a, b) => a - b), hitRate, latePlaces: probe.latePlaces };
+  return { samples: probe.samples.sort((a, b) => a - b), presign: daemon.runners[0]!.presignStats(), latePlaces: probe.latePlaces };
 }
 
 function pct(sorted: number[], p: number): number {
@@ -302,7 +308,13 @@ function report(name: string, m: Measured, sign: number): void {
   const s = m.samples;
   console.log(`BENCH ${name}_samples ${s.length} count`);
   console.log(`BENCH ${name}_late_places ${m.latePlaces} count`);
-  if (m.hitRate !== undefined) console.log(`BENCH ${name}_presign_hits ${(100 * m.hitRate).toFixed(1)} %`);
+  const ps = m.presign;
+  if (ps !== undefined) {
+    console.log(`BENCH ${name}_presign_hits ${(ps.hits + ps.misses === 0 ? 0 : (100 * ps.hits) / (ps.hits + ps.misses)).toFixed(1)} %`);
+    console.log(`BENCH ${name}_presign_signed ${ps.signed} count`);
+    console.log(`BENCH ${name}_presign_used ${ps.hits} count ratio=${(ps.signed === 0 ? 0 : ps.hits / ps.signed).toFixed(3)}`);
+    console.log(`BENCH ${name}_presign_wasted ${ps.dropped + (ps.cleared ?? 0)} count`);
+  }
   console.log(`BENCH ${name}_p50 ${pct(s, 50).toFixed(3)} ms`);
   console.log(`BENCH ${name}_p90 ${pct(s, 90).toFixed(3)} ms`);
   console.log(`BENCH ${name}_p99 ${pct(s, 99).toFixed(3)} ms ratio=${(pct(s, 99) / sign).toFixed(2)}`);
@@ -316,14 +328,14 @@ export async function run(): Promise<void> {
   report("tick_to_place_engine", await measure(clockA, new InstantPlatform(new Rng(4)), scriptedConnector(clockA), VIRTUAL_MS, { lateAsSamples: true }), sign);
 
   const clockC = new VirtualClock(T0);
-  report("tick_to_place_engine_cold", await measure(clockC, new InstantPlatform(new Rng(4)), scriptedConnector(clockC), VIRTUAL_MS / 4, { presign: false, lateAsSamples: true }), sign);
+  report("tick_to_place_engine_cold", await measure(clockC, new InstantPlatform(new Rng(4)), scriptedConnector(clockC), VIRTUAL_MS, { presign: false, lateAsSamples: true }), sign);
 
   if (process.env["BENCH_TICK_ENGINE_ONLY"]) return;
   const clockB = new VirtualClock(T0);
-  const sim = new Simulator(parseScenario(scenario(), "bench.yaml"), { clock: clockB, flowRefreshMs: 1_000 });
+  const sim = new Simulator(parseScenario(scenario(), "bench.yaml"), { clock: clockB, flowRefreshMs: 250 });
   const pipeline = new Pipeline({ sim, routes: allRoutes() });
   sim.start();
-  const measured = await measure(clockB, new InProcessTransport(pipeline), new InProcessSocketConnector(new WsHub({ sim, pipeline })), VIRTUAL_MS / 2, { lateAsSamples: false });
+  const measured = await measure(clockB, new InProcessTransport(pipeline), new InProcessSocketConnector(new WsHub({ sim, pipeline })), VIRTUAL_MS, { lateAsSamples: false });
   sim.stop();
   report("tick_to_place_simulator", measured, sign);
   console.log(`BENCH build_and_sign_one_order_p50 ${sign.toFixed(3)} ms`);

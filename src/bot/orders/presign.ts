@@ -1,12 +1,33 @@
 /**
  * Pre-signed orders: the EIP-712 signature is the largest cost between a book update and the
- * place request (about 0.15 ms per order with libsecp256k1 in WebAssembly, bench/signing). Between events the engine signs,
- * for each quote it rests, the same quote one to three ticks either side; when the book moves a few
- * ticks, the replacement is already signed and goes out without signing on the hot path.
+ * place request (about 0.15 ms per order with libsecp256k1 in WebAssembly, bench/signing). Between
+ * events the engine signs orders it is likely to place next; when the book moves, the replacement
+ * is often already signed and goes out without signing on the hot path.
+ *
+ * What to sign. A pre-signed order saves latency only if it is placed, and one thrown away costs a
+ * signature for nothing, so the cache signs what is likely to be placed, as much as it pays:
+ *  - where: at the offsets (ticks from a desired quote's price) where this wallet's placements
+ *    have actually gone. Every `take` (an order about to be placed, hit or miss) is counted at its
+ *    offset from the nearest quote desired (at the last plan) on its market, outcome and side; the
+ *    counts decay (about 200 placements) so the cache follows the markets, and a placement further
+ *    than 20 ticks counts but is never signed for. Signed: the offsets that took at least 10% of
+ *    the placements, most frequent first, at most 6. The same price (offset 0) is often among them:
+ *    a filled order is placed again where it was. Until 32 placements are seen it signs ±1..3
+ *    ticks around the closest quote of each outcome and side;
+ *  - how many: at most 12 orders per market (most frequent offsets first, closest levels first). A
+ *    signed order no longer wanted is kept while there is room and it is within a tick past those
+ *    offsets of a desired quote (the nearest first): books move back and forth;
+ *  - how fast: each placement adds 1 signature to a budget (16 to start, 48 at most), plus up to 4
+ *    more by the share of recent pre-signed orders that were placed. A wallet whose pre-signed
+ *    orders are placed keeps signing ahead; one whose orders are mostly thrown away (a book that
+ *    jumps, fills at random prices) signs about one per placement. When the budget is spent, the
+ *    wishes wait for the next placements.
  *
  * Each pre-signed order is used at most once (its salt is unique), and one that is never used is
  * simply dropped: nothing signed ever reaches the platform unless it is placed. Only GTC orders are
- * pre-signed (a GTD order signs an expiration that depends on the send time).
+ * pre-signed (a GTD order signs an expiration that depends on the send time). `counters`: hits
+ * (placements served), misses, signed, dropped (signed, no longer wanted), cleared (signed, market
+ * pulled), starved (the warmer stopped with wishes left for lack of budget).
  */
 import { PRICE_TICK, isValidPrice, type Side } from "../../core/amounts.js";
 import type { Micros } from "../../core/money.js";
@@ -29,77 +50,218 @@ export interface Presigned {
 }
 
 const keyOf = (k: PresignKey): string => `${k.marketId}|${k.outcome}|${k.side}|${k.price}|${k.size}|${k.postOnly ? 1 : 0}`;
+const slotOf = (outcome: number, side: Side): string => `${outcome}|${side}`;
 
-/** Neighbour prices pre-signed around each resting quote. */
+/** Neighbour prices pre-signed around each desired quote until placements have been seen. */
 export const PRESIGN_OFFSETS: readonly bigint[] = [-3n, -2n, -1n, 1n, 2n, 3n];
 
-export class PresignCache {
-  private readonly entries = new Map<string, { market: string; value: Presigned }>();
-  private wanted: PresignKey[] = [];
-  readonly counters = { hits: 0, misses: 0, signed: 0, dropped: 0 };
+export interface PresignPolicy {
+  /** Placements to see before the offsets are learnt (PRESIGN_OFFSETS until then). */
+  learnAfter: number;
+  /** Each placement multiplies the older counts by this. */
+  decay: number;
+  /** Offsets signed: those that took at least this share of the placements seen... */
+  minShare: number;
+  /** ...at most this many, the most frequent. */
+  maxOffsets: number;
+  /** Placements further than this (ticks) count, but are never signed for. */
+  maxOffsetTicks: number;
+  /** Orders wanted per market. */
+  perMarket: number;
+  /** Signature budget: at the start; per placement, plus this much more times the share of recent signatures used; at most. */
+  budgetStart: number;
+  budgetPerPlace: number;
+  budgetPerPlaceUsed: number;
+  budgetMax: number;
+}
 
-  constructor(readonly maxEntries = 256) {}
+export const DEFAULT_PRESIGN_POLICY: PresignPolicy = {
+  learnAfter: 32,
+  decay: 0.995,
+  minShare: 0.1,
+  maxOffsets: 6,
+  maxOffsetTicks: 20,
+  perMarket: 12,
+  budgetStart: 16,
+  budgetPerPlace: 1,
+  budgetPerPlaceUsed: 4,
+  budgetMax: 48,
+};
+
+type Quote = Omit<PresignKey, "marketId">;
+const FAR = "far";
+/** Memory of the used share: about a hundred signatures. */
+const USED_DECAY = 0.99;
+
+export class PresignCache {
+  private readonly entries = new Map<string, { key: PresignKey; value: Presigned }>();
+  private wanted: PresignKey[] = [];
+  /** The quotes desired now, per market: what placements are measured from. */
+  private readonly desired = new Map<string, readonly Quote[]>();
+  /** Decayed count of placements per offset (ticks); FAR: further than maxOffsetTicks. */
+  private readonly offsetWeights = new Map<bigint | typeof FAR, number>();
+  private placementsSeen = 0;
+  private budget: number;
+  /** Recent signatures and how many of them were used (decayed): the share sets the budget. */
+  private signedW = 2;
+  private usedW = 1;
+  private readonly policy: PresignPolicy;
+  readonly counters = { hits: 0, misses: 0, signed: 0, dropped: 0, cleared: 0, starved: 0 };
+
+  constructor(
+    readonly maxEntries = 256,
+    policy: Partial<PresignPolicy> = {},
+  ) {
+    this.policy = { ...DEFAULT_PRESIGN_POLICY, ...policy };
+    this.budget = this.policy.budgetStart;
+  }
 
   /** A pre-signed order for exactly this quote, removed from the cache; undefined on a miss. */
   take(k: PresignKey): Presigned | undefined {
+    this.learn(k);
     const id = keyOf(k);
     const e = this.entries.get(id);
-    if (e === undefined) {
-      this.counters.misses += 1;
-      return undefined;
+    if (e === undefined) this.counters.misses += 1;
+    else {
+      this.entries.delete(id);
+      this.counters.hits += 1;
+      this.usedW += 1;
     }
-    this.entries.delete(id);
-    this.counters.hits += 1;
-    return e.value;
+    const p = this.policy;
+    this.budget = Math.min(p.budgetMax, this.budget + p.budgetPerPlace + p.budgetPerPlaceUsed * Math.min(1, this.usedW / this.signedW));
+    return e?.value;
   }
 
   /**
-   * The quotes of `marketId` now resting: replace that market's wish list by their neighbours
-   * (entries no longer wanted are dropped).
+   * The quotes now desired on `marketId`, closest levels first: replace that market's wish list.
+   * Signed entries no longer wanted stay while there is room and they are within a tick past the
+   * offsets signed of a desired quote (the nearest first: books move back and forth); the rest
+   * are dropped.
    */
-  plan(marketId: string, quotes: readonly Omit<PresignKey, "marketId">[]): void {
+  plan(marketId: string, quotes: readonly Quote[]): void {
+    if (quotes.length === 0) this.desired.delete(marketId);
+    else this.desired.set(marketId, quotes);
+    const offsets = this.offsets();
+    let reach = 1n;
+    for (const d of offsets ?? PRESIGN_OFFSETS) if (abs(d) + 1n > reach) reach = abs(d) + 1n;
     const want = new Map<string, PresignKey>();
-    for (const q of quotes) {
-      for (const d of PRESIGN_OFFSETS) {
-        const price = q.price + d * PRICE_TICK;
-        if (!isValidPrice(price)) continue;
-        const k = { ...q, marketId, price };
-        want.set(keyOf(k), k);
+    const add = (q: Quote, d: bigint): void => {
+      const price = q.price + d * PRICE_TICK;
+      if (!isValidPrice(price)) return;
+      const k = { ...q, marketId, price };
+      want.set(keyOf(k), k);
+    };
+    if (offsets === undefined) {
+      // The prior: the neighbours of the closest quote of each outcome and side (the first given).
+      const seen = new Set<string>();
+      for (const q of quotes) {
+        const s = slotOf(q.outcome, q.side);
+        if (seen.has(s)) continue;
+        seen.add(s);
+        for (const d of PRESIGN_OFFSETS) add(q, d);
       }
+    } else {
+      for (const d of offsets) for (const q of quotes) if (want.size < this.policy.perMarket) add(q, d);
     }
-    for (const [id, e] of this.entries) {
-      if (e.market === marketId && !want.has(id)) {
-        this.entries.delete(id);
-        this.counters.dropped += 1;
-      }
+    const spare: { id: string; distance: bigint }[] = [];
+    for (const [id, e] of this.entries) if (e.key.marketId === marketId && !want.has(id)) spare.push({ id, distance: distanceTo(e.key, quotes) });
+    spare.sort((a, b) => (a.distance < b.distance ? -1 : a.distance > b.distance ? 1 : 0));
+    const room = Math.max(0, this.policy.perMarket - want.size);
+    for (const [i, x] of spare.entries()) {
+      if (i < room && x.distance <= reach) continue;
+      this.entries.delete(x.id);
+      this.counters.dropped += 1;
     }
     this.wanted = [...this.wanted.filter((k) => k.marketId !== marketId), ...[...want.values()].filter((k) => !this.entries.has(keyOf(k)))];
   }
 
-  /** The next quote to sign, or undefined when everything wanted is signed (or the cache is full). */
+  /**
+   * The offsets to sign, most frequent first; undefined until enough placements are seen (the
+   * prior, PRESIGN_OFFSETS, applies).
+   */
+  offsets(): bigint[] | undefined {
+    const p = this.policy;
+    if (this.placementsSeen < p.learnAfter) return undefined;
+    let total = 0;
+    for (const w of this.offsetWeights.values()) total += w;
+    const ranked: [bigint, number][] = [];
+    for (const [d, w] of this.offsetWeights) if (d !== FAR && w >= p.minShare * total) ranked.push([d, w]);
+    ranked.sort((a, b) => b[1] - a[1] || Number(abs(a[0]) - abs(b[0])) || Number(a[0] - b[0]));
+    return ranked.slice(0, p.maxOffsets).map(([d]) => d);
+  }
+
+  /** The next quote to sign, or undefined when everything wanted is signed, the cache is full or the budget spent. */
   nextWanted(): PresignKey | undefined {
     while (this.wanted.length > 0) {
-      const k = this.wanted.shift()!;
-      if (!this.entries.has(keyOf(k)) && this.entries.size < this.maxEntries) return k;
+      const k = this.wanted[0]!;
+      if (this.entries.has(keyOf(k)) || this.entries.size >= this.maxEntries) {
+        this.wanted.shift();
+        continue;
+      }
+      if (this.budget < 1) {
+        this.counters.starved += 1;
+        return undefined;
+      }
+      this.wanted.shift();
+      this.budget -= 1;
+      return k;
     }
     return undefined;
   }
 
   put(k: PresignKey, value: Presigned): void {
     if (this.entries.size >= this.maxEntries) return;
-    this.entries.set(keyOf(k), { market: k.marketId, value });
+    this.entries.set(keyOf(k), { key: k, value });
     this.counters.signed += 1;
+    this.signedW = this.signedW * USED_DECAY + 1;
+    this.usedW *= USED_DECAY;
   }
 
   /** Forget a market (deselected, pulled) or everything. */
   clear(marketId?: string): void {
-    for (const [id, e] of this.entries) if (marketId === undefined || e.market === marketId) this.entries.delete(id);
+    for (const [id, e] of this.entries) {
+      if (marketId !== undefined && e.key.marketId !== marketId) continue;
+      this.entries.delete(id);
+      this.counters.cleared += 1;
+    }
     this.wanted = marketId === undefined ? [] : this.wanted.filter((k) => k.marketId !== marketId);
+    if (marketId === undefined) this.desired.clear();
+    else this.desired.delete(marketId);
   }
 
   get size(): number {
     return this.entries.size;
   }
+
+  /** Count a placement at its offset from the nearest desired quote of its market, outcome and side. */
+  private learn(k: PresignKey): void {
+    let best: bigint | undefined;
+    for (const q of this.desired.get(k.marketId) ?? []) {
+      if (q.outcome !== k.outcome || q.side !== k.side) continue;
+      const d = (k.price - q.price) / PRICE_TICK;
+      if (best === undefined || abs(d) < abs(best)) best = d;
+    }
+    if (best === undefined) return;
+    const at = abs(best) > BigInt(this.policy.maxOffsetTicks) ? FAR : best;
+    for (const [d, w] of this.offsetWeights) this.offsetWeights.set(d, w * this.policy.decay);
+    this.offsetWeights.set(at, (this.offsetWeights.get(at) ?? 0) + 1);
+    this.placementsSeen += 1;
+  }
+}
+
+function abs(x: bigint): bigint {
+  return x < 0n ? -x : x;
+}
+
+/** Ticks from a signed order to the nearest desired quote it could serve (same slot, size, postOnly). */
+function distanceTo(k: PresignKey, quotes: readonly Quote[]): bigint {
+  let best = BigInt(Number.MAX_SAFE_INTEGER);
+  for (const q of quotes) {
+    if (q.outcome !== k.outcome || q.side !== k.side || q.size !== k.size || q.postOnly !== k.postOnly) continue;
+    const d = abs(k.price - q.price) / PRICE_TICK;
+    if (d < best) best = d;
+  }
+  return best;
 }
 
 /**
@@ -126,9 +288,9 @@ export class PresignWarmer {
       this.cache.clear(marketId);
       return;
     }
-    // The top of the ladder is what moves with the book; deeper levels are left to the hot path.
-    const top = desired.filter((q) => (q.level ?? 0) === 0);
-    this.cache.plan(marketId, top.map((q) => ({ outcome: q.outcome, side: q.side, price: q.price, size: q.size, postOnly: q.postOnly })));
+    // Closest levels first: the cache keeps the first ones when a market wants more than its share.
+    const byLevel = [...desired].sort((a, b) => (a.level ?? 0) - (b.level ?? 0));
+    this.cache.plan(marketId, byLevel.map((q) => ({ outcome: q.outcome, side: q.side, price: q.price, size: q.size, postOnly: q.postOnly })));
     this.stopped = false;
     this.schedule();
   }
