@@ -39,10 +39,8 @@
  * watermark and the caller says the order can fill no more (`keepOrder`: the daemon asks its
  * tracker, which holds an order while it may still fill and a while after it ended).
  *
- * Reads by (wallet, market) go through an index (positions are never removed, so it only grows
- * with them), and every change of a position is announced to `onPositionChange` listeners with
- * its wallet and market: the risk layer's exposure book keeps per-pair figures that way instead of
- * rescanning every position on every quote cycle.
+ * Reads by (wallet, market) go through an index; every change of a position is announced to
+ * `onPositionChange` listeners (the risk layer's exposure book keeps per-pair figures that way).
  *
  * The per-position fold (average cost, settlement, summary) is in inventory-position.ts; the
  * comparison with the platform's figures in inventory-drift.ts.
@@ -291,12 +289,7 @@ export class Inventory {
       p = emptyPos(w, marketId, outcome);
       this.pos.set(key, p);
       const pk = pairKey(w, marketId);
-      const list = this.byPair.get(pk);
-      if (list === undefined) this.byPair.set(pk, [p]);
-      else {
-        list.push(p);
-        list.sort((a, b) => a.outcome - b.outcome);
-      }
+      this.byPair.set(pk, [...(this.byPair.get(pk) ?? []), p].sort((a, b) => a.outcome - b.outcome));
     }
     return p;
   }
@@ -341,14 +334,6 @@ export class Inventory {
       out.push({ outcome: v.outcome, qty: v.qty, avgCost: v.avgCost });
     }
     return out;
-  }
-
-  /** Markets where the wallet has (or had) a position. */
-  positionMarkets(wallet: string): string[] {
-    const w = wallet.toLowerCase();
-    const out = new Set<string>();
-    for (const p of this.pos.values()) if (p.wallet === w) out.add(p.marketId);
-    return [...out];
   }
 
   /** Settlement-token movement since the anchor (or since the start): trades, fees, payouts. */
