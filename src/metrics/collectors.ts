@@ -15,17 +15,6 @@ import type { BucketStats } from "../ratelimit/gate.js";
 import type { MetricSet } from "./metric-set.js";
 import { TRACKER_ANOMALY_KINDS, type EngineStateSource, type StreamSource, type TrackerCountersSource } from "./scrape-sources.js";
 
-// The sources' vocabulary lives in scrape-sources.ts; re-exported for the importers that name
-// this module (src/bot/engine, engine-bridge.ts).
-export {
-  TRACKER_ANOMALY_KINDS,
-  type EngineStateSource,
-  type ScrapeSources,
-  type StreamSource,
-  type TrackerAnomalyKind,
-  type TrackerCountersSource,
-} from "./scrape-sources.js";
-
 const BREAKER_STATES = ["closed", "open", "half_open"] as const;
 
 export function refreshScrapeMetrics(m: MetricSet): void {

@@ -21,12 +21,10 @@
 import type { Counter } from "prom-client";
 import type { EngineEvent } from "../bot/observer.js";
 import type { Clock } from "../core/clock.js";
-import type { TrackerCountersSource } from "./collectors.js";
+import type { TrackerCountersSource } from "./scrape-sources.js";
 import type { MetricsObserver } from "./observer.js";
 import type { DaemonMetrics } from "./registry.js";
 
-// Declared with the other scrape sources; re-exported for the engine wiring (src/bot/engine/ops.ts).
-export { TRACKER_ANOMALY_KINDS, type TrackerAnomalyKind, type TrackerCountersSource } from "./collectors.js";
 
 /**
  * Feed mm_tracker_anomalies_total (declared by DaemonMetrics, so every registry carries it) from

@@ -3,7 +3,7 @@
  * orders, positions, PnL per (wallet, market) and daily PnL per wallet. Wallets by name.
  */
 import type { Micros } from "../../core/money.js";
-import type { EngineStateSource } from "../../metrics/collectors.js";
+import type { EngineStateSource } from "../../metrics/scrape-sources.js";
 import type { Inventory, Marks } from "../fills/inventory.js";
 import type { WalletRunner } from "./wallet-runner.js";
 

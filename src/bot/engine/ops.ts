@@ -10,13 +10,13 @@ import type { Transport } from "../../wire/transport.js";
 import type { Clock } from "../../core/clock.js";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../log/index.js";
-import { EngineMetricsBridge, trackTrackerAnomalies, type TrackerCountersSource } from "../../metrics/engine-bridge.js";
+import { EngineMetricsBridge, trackTrackerAnomalies } from "../../metrics/engine-bridge.js";
 import { instrumentTransport } from "../../metrics/http-instrument.js";
 import { MetricsServer, type AdminActions } from "../../metrics/metrics-server.js";
 import { MetricsObserver } from "../../metrics/observer.js";
 import { Probes } from "../../metrics/health.js";
 import { DaemonMetrics } from "../../metrics/registry.js";
-import type { ScrapeSources } from "../../metrics/collectors.js";
+import type { ScrapeSources, TrackerCountersSource } from "../../metrics/scrape-sources.js";
 import type { Halt } from "../risk/types.js";
 
 export interface OpsOptions {

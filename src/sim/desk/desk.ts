@@ -39,8 +39,6 @@ import { amount, rejected, tradeJson, type PlacementJson, type RejectedPlacement
 import { orderEndedFrame, orderPlacedFrame, userFillFrame } from "./frames.js";
 import { OrderRecords, TERMINAL, type DeskOrder } from "./records.js";
 
-// Its home is caller.ts (cancels.ts takes one too); re-exported for the routes that name this module.
-export type { Caller } from "./caller.js";
 
 export interface DeskOptions {
   clock: Clock;

@@ -3,7 +3,7 @@
  * the effective wallet; and the partner feeds of spec 4.9 (partner-level, src/sim/desk/partner-feeds.ts). The work is in src/sim/desk; these handlers pick the wallet and the fault
  * out of the context and hand back the desk's answer.
  */
-import type { Caller } from "../../desk/desk.js";
+import type { Caller } from "../../desk/caller.js";
 import type { DeskAnswer } from "../../desk/answers.js";
 import { errorAnswer, failureAnswer } from "../../desk/answers.js";
 import { mmKpis, partnerTrades, reconciliationSnapshot } from "../../desk/partner-feeds.js";

@@ -18,7 +18,7 @@ import {
   withdrawalNotFound,
 } from "../../desk/accounts.js";
 import { balances, fees, positions, trades, vaultInfo } from "../../desk/portfolio.js";
-import type { Caller } from "../../desk/desk.js";
+import type { Caller } from "../../desk/caller.js";
 import type { HttpMethod, RouteContext, RouteDef, Scope, SimRequest, SimResponse } from "../types.js";
 import { callerOf, noWallet } from "./orders.js";
 
