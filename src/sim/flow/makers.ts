@@ -1,15 +1,16 @@
 /**
  * Other market makers: `makers.count` independent quoters, each with its own wallet and random
  * stream, that keep one post-only bid and one post-only ask on every book around the PUBLIC fair
- * value (market.ts), each a uniform random distance in [minOffset, maxOffset] from it and sized by
- * `makers.size`.
+ * value (market.ts), sized by `makers.size`.
  *
- * Each re-quotes at its own Poisson times (`refreshPerMin`) and when news becomes public. A quote
- * whose price has not changed is left where it is, partly filled or not, so it keeps its place
- * in the queue: an order of ours at the same price that came later waits behind it, and one that
- * came earlier is ahead of its next re-post. A quote that would cross the book is skipped (these
- * makers never take), and between re-quotes they are as stale as the public value, so informed
- * flow picks them off too. Every re-quote draws the same variates whatever the book holds.
+ * Each refreshes at its own Poisson times (`refreshPerMin`) and when news becomes public. A quote
+ * still resting since the public fair value was last on its current tick is left where it is,
+ * partly filled or not, so it keeps its place in the queue: an order of ours at the same price
+ * that came later waits behind it. A quote that was filled, or whose fair value moved, is
+ * re-posted a uniform random distance in [minOffset, maxOffset] from the public fair value, at
+ * the back of its new level. A quote that would cross the book is skipped (these makers never
+ * take), and between refreshes they are as stale as the public value, so informed flow picks
+ * them off too. Every refresh draws the same variates whatever the book holds.
  */
 import type { TimerHandle } from "../../core/clock.js";
 import type { Side } from "../../core/amounts.js";
@@ -21,14 +22,18 @@ import { drawSize } from "./sizes.js";
 import { ceilTick, floorTick, onGrid, type FlowAccount } from "./trading.js";
 
 export interface MakerStats {
+  /** Refreshes while the market was quoting (OPEN or PRE_MARKET). */
   requotes: number;
+  /** Quotes posted. */
   posts: number;
+  /** Quotes left resting at a refresh (their queue place kept). */
   kept: number;
 }
 
 interface Resting {
   orderId: string;
-  price: Micros;
+  /** The public fair value (on the tick grid) the quote was priced from. */
+  fairTick: Micros;
 }
 
 export class OtherMaker {
@@ -70,7 +75,7 @@ export class OtherMaker {
     return minOffset + BigInt(Math.floor(this.rng.float() * Number(maxOffset - minOffset + 1n)));
   }
 
-  /** Quote every book around the public fair value. */
+  /** Refresh every book's quotes around the public fair value. */
   requote(): void {
     const m = this.m;
     m.look();
@@ -81,17 +86,18 @@ export class OtherMaker {
     m.books.forEach((book, i) => {
       const d = draws[i]!;
       const fair = m.publicValue(book);
-      this.quote(book, "BUY", floorTick(fair - d.bidOff), d.bidQty);
-      this.quote(book, "SELL", ceilTick(fair + d.askOff), d.askQty);
+      const fairTick = floorTick(fair);
+      this.quote(book, "BUY", fairTick, floorTick(fair - d.bidOff), d.bidQty);
+      this.quote(book, "SELL", fairTick, ceilTick(fair + d.askOff), d.askQty);
     });
   }
 
-  private quote(book: number, side: Side, price: Micros, quantity: Micros): void {
+  private quote(book: number, side: Side, fairTick: Micros, price: Micros, quantity: Micros): void {
     const { engine, marketId } = this.m;
     const key = `${book}:${side}`;
     const had = this.resting.get(key);
     if (had !== undefined && engine.isLive(had.orderId)) {
-      if (had.price === price) {
+      if (had.fairTick === fairTick) {
         this.stats.kept++;
         return;
       }
@@ -102,7 +108,7 @@ export class OtherMaker {
     if (!this.account.fund(book, side, price, quantity)) return;
     const r = engine.place({ wallet: this.account.wallet, marketId, outcome: book, side, price, quantity, postOnly: true });
     if (r.status === "OPEN" || r.status === "PARTIAL") {
-      this.resting.set(key, { orderId: r.orderId, price });
+      this.resting.set(key, { orderId: r.orderId, fairTick });
       this.stats.posts++;
     }
   }

@@ -1,6 +1,6 @@
 /**
- * News: jumps of a market's fair value at Poisson times (`news.ratePerMin`), which informed flow
- * learns of first.
+ * News: jumps of a market's fair value at Poisson times (`news.ratePerMin`) while the market
+ * trades (OPEN or PRE_MARKET), which informed flow learns of first.
  *
  * At a jump the TRUE fair value moves at once (a random outcome, a random sign, a size from
  * `news.size`), while the PUBLIC fair value, which the resting liquidity and the other makers
@@ -87,7 +87,12 @@ export class NewsFeed {
     this.timer = this.m.clock.setTimeout(() => {
       this.timer = undefined;
       if (this.m.settled()) return;
-      this.jump();
+      const s = this.m.status();
+      // News moves the value only while the market trades (OPEN, PRE_MARKET): after the close the
+      // simulator does not model the outcome, and a value drifting on would only distort the
+      // report's hidden fair value. The draws are made either way so the stream stays aligned.
+      if (s === "OPEN" || s === "PRE_MARKET") this.jump();
+      else drawJump(this.rng, this.params.size, this.m.outcomeCount);
       this.schedule();
     }, gapMs);
   }

@@ -1,7 +1,12 @@
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkInvariants, type TradeRecord } from "../../../src/sim/engine/index.js";
 import { parseServerFrame } from "../../../src/wire/index.js";
+import { defaultScenarioPath, loadScenario } from "../../../src/sim/platform/scenario.js";
 import { setup, type Harness } from "../desk/harness.js";
+
+/** The default scenario's flow before informed flow: what the wallet count below was written for. */
+const UNINFORMED = join(dirname(defaultScenarioPath()), "uninformed.yaml");
 
 const ARS = "ARS-CHE-ARS";
 
@@ -54,10 +59,24 @@ describe("synthetic flow", () => {
   });
 
   it("uses its own wallets, never the scenario's", () => {
-    const h = withFlow();
+    // the flow before informed flow (uninformed.yaml): a taker and a liquidity wallet per market
+    const h = setup({ sim: { flow: true }, edit: (s) => void (s.events = loadScenario(UNINFORMED).events) });
     const scenarioWallets = new Set(h.sim.platform.wallets.list().map((w) => w.address));
     const flow = h.sim.flow.wallets();
     expect(flow.length).toBe(h.sim.flow.markets().length * 2);
+    for (const w of flow) expect(scenarioWallets.has(w)).toBe(false);
+  });
+
+  it("gives every agent of the default scenario its own wallet, never the scenario's", () => {
+    const h = withFlow();
+    const scenarioWallets = new Set(h.sim.platform.wallets.list().map((w) => w.address));
+    const flow = h.sim.flow.wallets();
+    let expected = 0;
+    for (const e of loadScenario(defaultScenarioPath()).events) {
+      for (const m of e.markets) expected += 2 + (m.flow.informed.arrivalPerMin > 0 ? 1 : 0) + (m.flow.noise.arrivalPerMin > 0 ? 1 : 0) + m.flow.makers.count;
+    }
+    expect(expected).toBeGreaterThan(h.sim.flow.markets().length * 4);
+    expect(new Set(flow).size).toBe(expected);
     for (const w of flow) expect(scenarioWallets.has(w)).toBe(false);
   });
 
