@@ -150,7 +150,7 @@ export class Daemon {
       onHaltChange: (c) => this.ops.events.halt(c),
       onChange: (changes) => this.haltControl.onChanges(changes),
       onFiltered: (w, m, reason, n) => this.ops.events.quotesDropped(w, m, reason, n),
-      orderCounters: (w) => this.runners.find((r) => r.wallet === w)?.tracker.counters ?? {},
+      orders: (w) => this.runners.find((r) => r.wallet === w)?.tracker,
       onPositionChange: (listener) => this.inventory.onPositionChange(listener),
     });
     this.coreRisk = core;

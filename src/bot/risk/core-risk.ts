@@ -23,7 +23,7 @@ import type { Logger } from "../../log/index.js";
 import type { Plan } from "../quote/reconciler.js";
 import type { DesiredQuote } from "../quote/quotes.js";
 import type { RiskSnapshot } from "./exposure.js";
-import { ExposureBook, contextExposure, scratchSnapshot, trackerVersion, type SnapshotContext } from "./exposure-book.js";
+import { ExposureBook, contextExposure, scratchSnapshot, trackerVersion, type OrderSource, type SnapshotContext } from "./exposure-book.js";
 import { scopeTarget, type Halt, type HaltChange, type HaltReason, type HaltScope, type RiskTuning, type GateVerdict } from "./types.js";
 import { Risk } from "./risk.js";
 import type { EngineView, RiskContext, RiskHook } from "./risk-hook.js";
@@ -171,10 +171,10 @@ export interface CoreRiskParts {
   onChange: CoreRiskOptions["onChange"];
   onFiltered: CoreRiskOptions["onFiltered"];
   /**
-   * For the exposure book (both, or the snapshots walk every pair): the counters of a wallet's
-   * order tracker (lower-cased address), and a subscription to every position change.
+   * For the exposure book (both, or the snapshots walk every pair): a wallet's order tracker
+   * (lower-cased address; undefined: none yet), and a subscription to every position change.
    */
-  orderCounters?: (wallet: string) => Readonly<Record<string, number>>;
+  orders?: (wallet: string) => OrderSource | undefined;
   onPositionChange?: (listener: (wallet: string, marketId: string) => void) => void;
 }
 
@@ -194,16 +194,28 @@ export function buildCoreRisk(p: CoreRiskParts): { core: CoreRisk; watch: RiskWa
 }
 
 function exposureBookOf(p: CoreRiskParts, wallets: readonly { name: string; address: string }[]): ExposureBook | undefined {
-  const { orderCounters, onPositionChange } = p;
-  if (orderCounters === undefined || onPositionChange === undefined) return undefined;
+  const { orders, onPositionChange } = p;
+  if (orders === undefined || onPositionChange === undefined) return undefined;
   const v = p.view;
+  // A wallet's tracker lives as long as the daemon: looked up once (the book reads it per market).
+  const trackers = new Map<string, OrderSource>();
+  const trackerOf = (w: string): OrderSource | undefined => {
+    const known = trackers.get(w);
+    if (known !== undefined) return known;
+    const t = orders(w);
+    if (t !== undefined) trackers.set(w, t);
+    return t;
+  };
   const book = new ExposureBook({
     wallets,
     markets: () => v.markets(),
     outcomeCount: (m) => v.outcomeCount(m),
     mark: (m, o) => v.mark(m, o),
-    liveOrders: (w, m) => v.liveOrders(w, m),
-    ordersVersion: (w) => trackerVersion(orderCounters(w)),
+    liveOrders: (w, m) => trackerOf(w)?.liveOrders(m) ?? [],
+    ordersVersion: (w) => {
+      const t = trackerOf(w);
+      return t === undefined ? 0 : trackerVersion(t.counters);
+    },
     positions: (w, m) => v.positions(w, m),
     positionMarkets: (w) => new Set(v.positions(w).map((x) => x.marketId)),
   });

@@ -97,6 +97,13 @@ export interface ExposureSources {
   positionMarkets(wallet: string): Iterable<string>;
 }
 
+/** What the book reads of a wallet's order tracker (OrderTracker has this shape). */
+export interface OrderSource {
+  /** Counts every event the tracker was given (see trackerVersion). */
+  readonly counters: Readonly<Record<string, number>>;
+  liveOrders(marketId: string): readonly LiveOrder[];
+}
+
 /**
  * An order tracker's version for `ordersVersion`: the sum of its counters. OrderTracker.apply counts
  * every event it is given under its outcome, and orders change only through apply, so the sum
@@ -174,14 +181,19 @@ export class ExposureBook {
     s.dirty.add(marketId);
   }
 
-  /** A RiskSnapshot of every pair now, `exposures` laid over it (the cycle's own pair). */
+  /**
+   * A RiskSnapshot of every pair now, `exposures` laid over it (the cycle's own pair). A pair laid
+   * over is not re-read here: the snapshot takes the book's figure of it out of the sums and puts
+   * the one given in, so whatever the book holds for it cancels out (it is re-read at a later
+   * snapshot that needs it). A quote cycle therefore re-reads only the other pairs that changed.
+   */
   snapshot(exposures: readonly MarketExposure[] = []): RiskSnapshot {
-    return new RiskSnapshot(exposures, this.base());
+    return new RiskSnapshot(exposures, this.base(exposures));
   }
 
-  /** The figures of every pair now; later changes do not reach the object returned. */
-  base(): ExposureBase {
-    this.refresh();
+  /** The figures of every pair now (but `over`, see snapshot); later changes do not reach the object returned. */
+  base(over: readonly Pick<MarketExposure, "wallet" | "market">[] = []): ExposureBase {
+    this.refresh(over);
     if (this.frozen === undefined) {
       this.frozen = new Frozen(this.figures, this.total);
       this.frozenGen = this.gen;
@@ -190,7 +202,7 @@ export class ExposureBook {
     return this.frozen;
   }
 
-  private refresh(): void {
+  private refresh(over: readonly Pick<MarketExposure, "wallet" | "market">[]): void {
     if (!this.started) {
       this.started = true;
       for (const s of this.states.values()) for (const m of this.src.positionMarkets(s.address)) s.held.add(m);
@@ -214,8 +226,11 @@ export class ExposureBook {
       }
       for (const m of s.marked) s.dirty.add(m);
       if (s.dirty.size === 0) continue;
-      for (const m of s.dirty) this.recompute(s, m);
-      s.dirty.clear();
+      for (const m of s.dirty) {
+        if (over.some((e) => e.wallet === s.name && e.market === m)) continue;
+        this.recompute(s, m);
+        s.dirty.delete(m);
+      }
     }
   }
 

@@ -261,6 +261,23 @@ describe("ExposureBook", () => {
     // The order's wallet: its followed markets (A, B, C) re-read once.
     expect(book.recomputed).toBe(first + 1 + 3);
   });
+
+  it("a cycle's snapshot does not re-read its own pair: the pair laid over it cancels the book's figure out", () => {
+    const wd = world();
+    const placed: Placed[] = [];
+    const clock = { t: Date.UTC(2026, 5, 1), n: 0 };
+    const book = bookOf(wd);
+    book.snapshot();
+    const first = book.recomputed;
+    run(wd, [{ k: "place", w: 0, m: 0, o: 0, side: "BUY", price: 400, size: 10, ack: true }], placed, clock);
+    const ctx = wd.ctxOf(0, 0);
+    const got = book.snapshot([scratchCtx(wd, ctx)]);
+    expect(book.recomputed).toBe(first + 2); // B and C, not A
+    expect(figures(got)).toEqual(figures(scratchSnapshot(wd.view, WALLETS, ctx)));
+    // A later snapshot without the pair reads it then.
+    expect(figures(book.snapshot())).toEqual(figures(scratchSnapshot(wd.view, WALLETS)));
+    expect(book.recomputed).toBe(first + 3);
+  });
 });
 
 describe("ExposureBook marks", () => {
