@@ -93,14 +93,24 @@ const FAR = "far";
 /** Memory of the used share: about a hundred signatures. */
 const USED_DECAY = 0.99;
 
+type Entry = { key: PresignKey; value: Presigned };
+
 export class PresignCache {
-  private readonly entries = new Map<string, { key: PresignKey; value: Presigned }>();
-  private wanted: PresignKey[] = [];
-  /** The quotes desired now, per market: what placements are measured from. */
-  private readonly desired = new Map<string, readonly Quote[]>();
+  /** Signed orders by market, then key. */
+  private readonly entries = new Map<string, Map<string, Entry>>();
+  private entryCount = 0;
+  /** Orders to sign, by market, markets in the order they were last planned. */
+  private readonly wanted = new Map<string, PresignKey[]>();
+  /**
+   * The quotes desired now, per market (what placements are measured from), the offsets planned
+   * with, and whether nothing was taken since (a plan of the same quotes then changes nothing).
+   */
+  private readonly planned = new Map<string, { quotes: readonly Quote[]; offsets: readonly bigint[] | undefined; untouched: boolean }>();
   /** Decayed count of placements per offset (ticks); FAR: further than maxOffsetTicks. */
   private readonly offsetWeights = new Map<bigint | typeof FAR, number>();
   private placementsSeen = 0;
+  /** offsets() until the next placement is counted (null: to compute). */
+  private offsetsNow: bigint[] | undefined | null = null;
   private budget: number;
   /** Recent signatures and how many of them were used (decayed): the share sets the budget. */
   private signedW = 2;
@@ -119,11 +129,15 @@ export class PresignCache {
   /** A pre-signed order for exactly this quote, removed from the cache; undefined on a miss. */
   take(k: PresignKey): Presigned | undefined {
     this.learn(k);
+    const market = this.entries.get(k.marketId);
     const id = keyOf(k);
-    const e = this.entries.get(id);
+    const e = market?.get(id);
     if (e === undefined) this.counters.misses += 1;
     else {
-      this.entries.delete(id);
+      market!.delete(id);
+      this.entryCount -= 1;
+      const planned = this.planned.get(k.marketId);
+      if (planned !== undefined) planned.untouched = false;
       this.counters.hits += 1;
       this.usedW += 1;
     }
@@ -136,12 +150,14 @@ export class PresignCache {
    * The quotes now desired on `marketId`, closest levels first: replace that market's wish list.
    * Signed entries no longer wanted stay while there is room and they are within a tick past the
    * offsets signed of a desired quote (the nearest first: books move back and forth); the rest
-   * are dropped.
+   * are dropped. The same quotes planned again with the same offsets, nothing taken since, change nothing.
    */
   plan(marketId: string, quotes: readonly Quote[]): void {
-    if (quotes.length === 0) this.desired.delete(marketId);
-    else this.desired.set(marketId, quotes);
     const offsets = this.offsets();
+    const last = this.planned.get(marketId);
+    if (last?.untouched === true && sameOffsets(last.offsets, offsets) && sameQuotes(last.quotes, quotes)) return;
+    if (quotes.length === 0) this.planned.delete(marketId);
+    else this.planned.set(marketId, { quotes, offsets, untouched: true });
     let reach = 1n;
     for (const d of offsets ?? PRESIGN_OFFSETS) if (abs(d) + 1n > reach) reach = abs(d) + 1n;
     const want = new Map<string, PresignKey>();
@@ -163,16 +179,22 @@ export class PresignCache {
     } else {
       for (const d of offsets) for (const q of quotes) if (want.size < this.policy.perMarket) add(q, d);
     }
-    const spare: { id: string; distance: bigint }[] = [];
-    for (const [id, e] of this.entries) if (e.key.marketId === marketId && !want.has(id)) spare.push({ id, distance: distanceTo(e.key, quotes) });
-    spare.sort((a, b) => (a.distance < b.distance ? -1 : a.distance > b.distance ? 1 : 0));
-    const room = Math.max(0, this.policy.perMarket - want.size);
-    for (const [i, x] of spare.entries()) {
-      if (i < room && x.distance <= reach) continue;
-      this.entries.delete(x.id);
-      this.counters.dropped += 1;
+    const signed = this.entries.get(marketId);
+    if (signed !== undefined) {
+      const spare: { id: string; distance: bigint }[] = [];
+      for (const [id, e] of signed) if (!want.has(id)) spare.push({ id, distance: distanceTo(e.key, quotes) });
+      spare.sort((a, b) => (a.distance < b.distance ? -1 : a.distance > b.distance ? 1 : 0));
+      const room = Math.max(0, this.policy.perMarket - want.size);
+      for (const [i, x] of spare.entries()) {
+        if (i < room && x.distance <= reach) continue;
+        signed.delete(x.id);
+        this.entryCount -= 1;
+        this.counters.dropped += 1;
+      }
     }
-    this.wanted = [...this.wanted.filter((k) => k.marketId !== marketId), ...[...want.values()].filter((k) => !this.entries.has(keyOf(k)))];
+    this.wanted.delete(marketId);
+    const todo = [...want].filter(([id]) => signed?.has(id) !== true).map(([, k]) => k);
+    if (todo.length > 0) this.wanted.set(marketId, todo);
   }
 
   /**
@@ -180,38 +202,46 @@ export class PresignCache {
    * prior, PRESIGN_OFFSETS, applies).
    */
   offsets(): bigint[] | undefined {
+    if (this.offsetsNow !== null) return this.offsetsNow;
     const p = this.policy;
-    if (this.placementsSeen < p.learnAfter) return undefined;
+    if (this.placementsSeen < p.learnAfter) return (this.offsetsNow = undefined);
     let total = 0;
     for (const w of this.offsetWeights.values()) total += w;
     const ranked: [bigint, number][] = [];
     for (const [d, w] of this.offsetWeights) if (d !== FAR && w >= p.minShare * total) ranked.push([d, w]);
     ranked.sort((a, b) => b[1] - a[1] || Number(abs(a[0]) - abs(b[0])) || Number(a[0] - b[0]));
-    return ranked.slice(0, p.maxOffsets).map(([d]) => d);
+    return (this.offsetsNow = ranked.slice(0, p.maxOffsets).map(([d]) => d));
   }
 
   /** The next quote to sign, or undefined when everything wanted is signed, the cache is full or the budget spent. */
   nextWanted(): PresignKey | undefined {
-    while (this.wanted.length > 0) {
-      const k = this.wanted[0]!;
-      if (this.entries.has(keyOf(k)) || this.entries.size >= this.maxEntries) {
-        this.wanted.shift();
-        continue;
+    for (const [market, list] of this.wanted) {
+      while (list.length > 0) {
+        const k = list[0]!;
+        if (this.entries.get(market)?.has(keyOf(k)) === true || this.entryCount >= this.maxEntries) {
+          list.shift();
+          continue;
+        }
+        if (this.budget < 1) {
+          this.counters.starved += 1;
+          return undefined;
+        }
+        list.shift();
+        this.budget -= 1;
+        return k;
       }
-      if (this.budget < 1) {
-        this.counters.starved += 1;
-        return undefined;
-      }
-      this.wanted.shift();
-      this.budget -= 1;
-      return k;
+      this.wanted.delete(market);
     }
     return undefined;
   }
 
   put(k: PresignKey, value: Presigned): void {
-    if (this.entries.size >= this.maxEntries) return;
-    this.entries.set(keyOf(k), { key: k, value });
+    if (this.entryCount >= this.maxEntries) return;
+    let market = this.entries.get(k.marketId);
+    if (market === undefined) this.entries.set(k.marketId, (market = new Map<string, Entry>()));
+    const id = keyOf(k);
+    if (!market.has(id)) this.entryCount += 1;
+    market.set(id, { key: k, value });
     this.counters.signed += 1;
     this.signedW = this.signedW * USED_DECAY + 1;
     this.usedW *= USED_DECAY;
@@ -219,24 +249,29 @@ export class PresignCache {
 
   /** Forget a market (deselected, pulled) or everything. */
   clear(marketId?: string): void {
-    for (const [id, e] of this.entries) {
-      if (marketId !== undefined && e.key.marketId !== marketId) continue;
-      this.entries.delete(id);
-      this.counters.cleared += 1;
+    for (const [market, signed] of this.entries) {
+      if (marketId !== undefined && market !== marketId) continue;
+      this.counters.cleared += signed.size;
+      this.entryCount -= signed.size;
+      this.entries.delete(market);
     }
-    this.wanted = marketId === undefined ? [] : this.wanted.filter((k) => k.marketId !== marketId);
-    if (marketId === undefined) this.desired.clear();
-    else this.desired.delete(marketId);
+    if (marketId === undefined) {
+      this.wanted.clear();
+      this.planned.clear();
+    } else {
+      this.wanted.delete(marketId);
+      this.planned.delete(marketId);
+    }
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entryCount;
   }
 
   /** Count a placement at its offset from the nearest desired quote of its market, outcome and side. */
   private learn(k: PresignKey): void {
     let best: bigint | undefined;
-    for (const q of this.desired.get(k.marketId) ?? []) {
+    for (const q of this.planned.get(k.marketId)?.quotes ?? []) {
       if (q.outcome !== k.outcome || q.side !== k.side) continue;
       const d = (k.price - q.price) / PRICE_TICK;
       if (best === undefined || abs(d) < abs(best)) best = d;
@@ -246,7 +281,22 @@ export class PresignCache {
     for (const [d, w] of this.offsetWeights) this.offsetWeights.set(d, w * this.policy.decay);
     this.offsetWeights.set(at, (this.offsetWeights.get(at) ?? 0) + 1);
     this.placementsSeen += 1;
+    this.offsetsNow = null;
   }
+}
+
+function sameOffsets(a: readonly bigint[] | undefined, b: readonly bigint[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  return a.every((d, i) => d === b[i]);
+}
+
+function sameQuotes(a: readonly Quote[], b: readonly Quote[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((q, i) => {
+    const r = b[i]!;
+    return q.outcome === r.outcome && q.side === r.side && q.price === r.price && q.size === r.size && q.postOnly === r.postOnly;
+  });
 }
 
 function abs(x: bigint): bigint {
