@@ -14,6 +14,10 @@
  *   BENCH capacity_<W>x<M>_cycles_per_sec          quote cycles per second
  *   BENCH capacity_<W>x<M>_stale_halts             stale_market_data halts raised in the window
  *   BENCH capacity_<W>x<M>_unknown_orders          orders in an unknown state at the end of the window
+ *   BENCH capacity_<W>x<M>_all_quoted_after        s from start-up until every market held a live order of ours
+ *                                                  (the warm-up lasts at least that long, at most 60 s)
+ *   BENCH capacity_<W>x<M>_markets_quoted          the fewest markets holding a live order of ours, looked at
+ *                                                  every second of the window (ratio= of the markets)
  *
  * Then the same sizes on a VirtualClock (the same timers, polls, flow and requests, answered at once),
  * which a busy machine cannot distort: the CPU the process needs to keep up in real time.
@@ -21,15 +25,30 @@
  *   BENCH capacity_<W>x<M>_cpu_needed              process CPU seconds per virtual second: above 1 the
  *                                                  single event loop cannot keep up at all
  *   BENCH capacity_<W>x<M>_cpu_needed_per_wm       the same per (wallet x market)
+ *   BENCH capacity_<W>x<M>_cpu_needed_daemon       the daemon's part of it, from a CPU profile of the window:
+ *   BENCH capacity_<W>x<M>_cpu_needed_daemon_per_wm  a sample is the simulator's when the innermost project
+ *                                                  frame on its stack is in src/sim, the daemon's when it is
+ *                                                  in src/bot, api, stream, metrics, config or strategies
+ *                                                  (shared layers: core, wire, signing, ratelimit, log, and
+ *                                                  libraries are skipped up the stack); GC and unattributed
+ *                                                  samples are shared in proportion
  *   BENCH capacity_<W>x<M>_slowest_step            ms of wall time the slowest 100 virtual ms took
  *                                                  (everything due in them, neighbours' noise included)
  *   BENCH capacity_<W>x<M>_presign_signed          orders pre-signed in the window (presign.ts), and of
  *   BENCH capacity_<W>x<M>_presign_used            them placed (ratio= used / signed)
  *   BENCH capacity_<W>x<M>_presign_hits            % of placements that found their order pre-signed
  *
+ * The real-clock part puts an event-loop turn between the daemon and the simulator each way, as a
+ * network would (`networkLike`: every request reaches the simulator in a task of its own and its
+ * answer comes back in another; every stream event too). Called directly, the in-process seams
+ * answer in microtasks, so a refresh of every wallet's cycles, the simulator's matching and
+ * signature checks included, would run as one task and the lag would measure the simulator glued
+ * to the daemon, which no live daemon sees. BENCH_CAPACITY_DIRECT=1 measures it that way.
+ *
  * Load shedding is off (capacity.enabled: false): the figures are what the process does unguarded.
  * The simulator (matching, synthetic flow, its HTTP pipeline) runs in the same process and its CPU is
- * counted too, so the figures overstate the daemon's own cost: a safe side for a capacity limit.
+ * counted too, so the figures overstate the daemon's own cost: a safe side for a capacity limit
+ * (`cpu_needed_daemon` takes the simulator out).
  * Wall-clock figures on a shared machine carry the neighbours' noise: compare runs on an idle machine.
  *
  * BENCH_CAPACITY_SIZES (default "20x50,50x100"), BENCH_CAPACITY_WARMUP_SEC (default 8) and
@@ -37,10 +56,12 @@
  * picks the parts. About 30 s of wall time per size and part on an idle machine.
  * Not run in CI.
  */
+import { Session } from "node:inspector/promises";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { RealClock, VirtualClock } from "../src/core/clock.js";
 import { Rng } from "../src/core/rng.js";
 import { parseConfig, simulatorWalletKey } from "../src/config/index.js";
+import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../src/wire/transport.js";
 import { createLogger } from "../src/log/index.js";
 import { InProcessSocketConnector, InProcessTransport } from "../src/sim/http/in-process.js";
 import { Pipeline } from "../src/sim/http/pipeline.js";
@@ -56,6 +77,41 @@ const SIZES = (process.env["BENCH_CAPACITY_SIZES"] ?? "20x50,50x100").split(",")
 const WARMUP_MS = Number(process.env["BENCH_CAPACITY_WARMUP_SEC"] ?? 8) * 1000;
 const MEASURE_MS = Number(process.env["BENCH_CAPACITY_SEC"] ?? 20) * 1000;
 const PARTS = (process.env["BENCH_CAPACITY_PARTS"] ?? "real,virtual").split(",");
+const DIRECT = process.env["BENCH_CAPACITY_DIRECT"] === "1";
+
+const nextTask = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/** The seams with a task boundary each way (see the header). */
+function networkLike(transport: Transport, connector: SocketConnector): { transport: Transport; connector: SocketConnector } {
+  return {
+    transport: {
+      request: async (req: HttpRequest): Promise<HttpResponse> => {
+        await nextTask();
+        const res = await transport.request(req);
+        await nextTask();
+        return res;
+      },
+    },
+    connector: {
+      connect: (path, headers): SocketLike => {
+        const socket = connector.connect(path, headers);
+        const later =
+          <A extends unknown[]>(listener: (...args: A) => void) =>
+          (...args: A): void =>
+            void setImmediate(() => listener(...args));
+        const wrapped: SocketLike = {
+          send: (data) => socket.send(data),
+          close: (code, reason) => socket.close(code, reason),
+          on: ((event: "open" | "message" | "close" | "error", listener: (...args: never[]) => void) => {
+            (socket.on as (e: string, l: (...args: never[]) => void) => unknown)(event, later(listener));
+            return wrapped;
+          }),
+        };
+        return wrapped;
+      },
+    },
+  };
+}
 
 function parseSize(s: string): { wallets: number; markets: number } {
   const m = /^(\d+)x(\d+)$/.exec(s.trim());
@@ -159,11 +215,11 @@ async function measure(wallets: number, markets: number): Promise<void> {
       if (e.type === "halt" && e.action === "raised" && e.reason === "stale_market_data") staleHalts++;
     },
   };
+  const seams = { transport: new InProcessTransport(pipeline), connector: new InProcessSocketConnector(hub) };
   const daemon = createDaemon(config(wallets, markets), {
     clock,
     rng: new Rng(9),
-    transport: new InProcessTransport(pipeline),
-    connector: new InProcessSocketConnector(hub),
+    ...(DIRECT ? seams : networkLike(seams.transport, seams.connector)),
     apiKey: API_KEY,
     logger: createLogger({ level: "silent" }),
     observer,
@@ -172,14 +228,24 @@ async function measure(wallets: number, markets: number): Promise<void> {
   const started = await daemon.start();
   const ready = started.wallets.filter((w) => w.ready).length;
   console.log(`# ${wallets}x${markets}: start-up ${Math.round(performance.now() - t0)} ms, wallets ready ${ready}/${wallets}, markets ${started.markets.length}`);
-  await sleep(WARMUP_MS);
+  // The warm-up lasts until every market has been quoted (the book poller reaches each in turn), at least WARMUP_MS.
+  const symbols = started.markets;
+  const quotedNow = (): number => symbols.filter((s) => daemon.runners.some((r) => r.tracker.liveOrders(s).length > 0)).length;
+  const w = performance.now();
+  while (quotedNow() < symbols.length && performance.now() - w < 60_000) await sleep(250);
+  const allQuotedAfter = (performance.now() - w) / 1000;
+  await sleep(Math.max(0, WARMUP_MS - (performance.now() - w)));
 
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
   const cpu0 = process.cpuUsage();
   const w0 = performance.now();
   measuring = true;
-  await sleep(MEASURE_MS);
+  let quotedMin = symbols.length;
+  for (let t = 0; t < MEASURE_MS; t += 1000) {
+    await sleep(Math.min(1000, MEASURE_MS - t));
+    quotedMin = Math.min(quotedMin, quotedNow());
+  }
   measuring = false;
   const wall = performance.now() - w0;
   const cpu = process.cpuUsage(cpu0);
@@ -201,6 +267,8 @@ async function measure(wallets: number, markets: number): Promise<void> {
     ["unknown_orders", unknown, "count"],
   ];
   for (const [what, value, unit] of lines) console.log(`BENCH ${name}_${what} ${fmt(value)} ${unit}`);
+  console.log(`BENCH ${name}_all_quoted_after ${fmt(allQuotedAfter)} s`);
+  console.log(`BENCH ${name}_markets_quoted ${quotedMin} count ratio=${(quotedMin / Math.max(1, symbols.length)).toFixed(3)}`);
   console.log(`# ${wallets}x${markets}: shutdown exit code ${report.exitCode}`);
 }
 
@@ -228,6 +296,11 @@ async function measureVirtual(wallets: number, markets: number): Promise<void> {
   while (!started) await clock.advance(100);
   for (let t = 0; t < WARMUP_MS; t += 100) await clock.advance(100);
   const ps0 = presignTotals(daemon.runners);
+  const profiler = new Session();
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+  await profiler.post("Profiler.setSamplingInterval", { interval: 1000 });
+  await profiler.post("Profiler.start");
   const cpu0 = process.cpuUsage();
   let longest = 0;
   for (let t = 0; t < MEASURE_MS; t += 100) {
@@ -236,6 +309,8 @@ async function measureVirtual(wallets: number, markets: number): Promise<void> {
     longest = Math.max(longest, performance.now() - a);
   }
   const cpu = process.cpuUsage(cpu0);
+  const { profile } = await profiler.post("Profiler.stop");
+  profiler.disconnect();
   const ps1 = presignTotals(daemon.runners);
   const stopping = daemon.stop();
   let stopped = false;
@@ -246,6 +321,9 @@ async function measureVirtual(wallets: number, markets: number): Promise<void> {
   const needed = (cpu.user + cpu.system) / 1000 / MEASURE_MS;
   console.log(`BENCH ${name}_cpu_needed ${fmt(needed)} cores`);
   console.log(`BENCH ${name}_cpu_needed_per_wm ${fmt(needed / (wallets * markets))} cores`);
+  const daemonShare = daemonShareOf(profile);
+  console.log(`BENCH ${name}_cpu_needed_daemon ${fmt(needed * daemonShare)} cores ratio=${daemonShare.toFixed(3)}`);
+  console.log(`BENCH ${name}_cpu_needed_daemon_per_wm ${fmt((needed * daemonShare) / (wallets * markets))} cores`);
   console.log(`BENCH ${name}_slowest_step ${fmt(longest)} ms`);
   const signed = ps1.signed - ps0.signed;
   const hits = ps1.hits - ps0.hits;
@@ -253,6 +331,38 @@ async function measureVirtual(wallets: number, markets: number): Promise<void> {
   console.log(`BENCH ${name}_presign_signed ${signed} count`);
   console.log(`BENCH ${name}_presign_used ${hits} count ratio=${(signed === 0 ? 0 : hits / signed).toFixed(3)}`);
   console.log(`BENCH ${name}_presign_hits ${fmt(places === 0 ? 0 : (100 * hits) / places)} %`);
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { url: string; functionName: string };
+  children?: number[];
+}
+
+/** The daemon's share of a CPU profile's busy samples (see the header: the simulator's and the shared ones apart). */
+function daemonShareOf(profile: { nodes: ProfileNode[]; samples?: number[] }): number {
+  const parent = new Map<number, ProfileNode>();
+  const byId = new Map<number, ProfileNode>();
+  for (const n of profile.nodes) byId.set(n.id, n);
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n);
+  const side = new Map<number, "daemon" | "sim" | "other" | "idle">();
+  const sideOf = (id: number): "daemon" | "sim" | "other" | "idle" => {
+    const known = side.get(id);
+    if (known !== undefined) return known;
+    let verdict: "daemon" | "sim" | "other" | "idle" = "other";
+    if (byId.get(id)?.callFrame.functionName === "(idle)") verdict = "idle";
+    for (let n = byId.get(id); n !== undefined && verdict === "other"; n = parent.get(n.id)) {
+      const url = n.callFrame.url;
+      if (/\/src\/sim\//.test(url)) verdict = "sim";
+      else if (/\/src\/(bot|api|stream|metrics|config)\/|\/strategies\//.test(url)) verdict = "daemon";
+    }
+    side.set(id, verdict);
+    return verdict;
+  };
+  const counts = { daemon: 0, sim: 0, other: 0, idle: 0 };
+  for (const id of profile.samples ?? []) counts[sideOf(id)] += 1;
+  const attributed = counts.daemon + counts.sim;
+  return attributed === 0 ? 0 : counts.daemon / attributed;
 }
 
 /** Pre-sign counters summed over the wallets. */
