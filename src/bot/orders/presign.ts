@@ -17,11 +17,12 @@
  *  - how many: at most 12 orders per market (most frequent offsets first, closest levels first). A
  *    signed order no longer wanted is kept while there is room and it is within a tick past those
  *    offsets of a desired quote (the nearest first): books move back and forth;
- *  - how fast: each placement adds 1 signature to a budget (16 to start, 48 at most), plus up to 4
- *    more by the share of recent pre-signed orders that were placed. A wallet whose pre-signed
- *    orders are placed keeps signing ahead; one whose orders are mostly thrown away (a book that
- *    jumps, fills at random prices) signs about one per placement. When the budget is spent, the
- *    wishes wait for the next placements.
+ *  - how fast: each placement adds a quarter of a signature to a budget (16 to start, 48 at
+ *    most), plus up to 5 more by the share of recent pre-signed orders that were placed. A wallet
+ *    whose pre-signed orders are placed (half of them, say) signs ahead about 2.75 per placement;
+ *    one whose orders are mostly thrown away (a book that jumps, fills at random prices: 10% used)
+ *    signs about 0.75 per placement, so under load pre-signing costs little. When the budget is
+ *    spent, the wishes wait for the next placements.
  *
  * Each pre-signed order is used at most once (its salt is unique), and one that is never used is
  * simply dropped: nothing signed ever reaches the platform unless it is placed. Only GTC orders are
@@ -83,8 +84,8 @@ export const DEFAULT_PRESIGN_POLICY: PresignPolicy = {
   maxOffsetTicks: 20,
   perMarket: 12,
   budgetStart: 16,
-  budgetPerPlace: 1,
-  budgetPerPlaceUsed: 4,
+  budgetPerPlace: 0.25,
+  budgetPerPlaceUsed: 5,
   budgetMax: 48,
 };
 
