@@ -221,17 +221,33 @@ export class ExposureBook {
       const v = this.src.ordersVersion(s.address);
       if (v !== s.ordersVersion) {
         s.ordersVersion = v;
-        for (const m of this.followed) s.dirty.add(m);
         for (const m of s.held) s.dirty.add(m);
+        // The followed markets it holds nothing in: most have no order of the wallet either, and
+        // a look at its live orders there is all they need (no position to read).
+        for (const m of this.followed) {
+          if (s.dirty.has(m)) continue;
+          if (isOver(over, s.name, m)) s.dirty.add(m);
+          else this.reread(s, m);
+        }
       }
       for (const m of s.marked) s.dirty.add(m);
       if (s.dirty.size === 0) continue;
       for (const m of s.dirty) {
-        if (over.some((e) => e.wallet === s.name && e.market === m)) continue;
+        if (isOver(over, s.name, m)) continue;
         this.recompute(s, m);
         s.dirty.delete(m);
       }
     }
+  }
+
+  /** A followed market where the wallet holds nothing: its live orders decide. */
+  private reread(s: WalletState, market: string): void {
+    if (this.src.liveOrders(s.address, market).length > 0) {
+      this.recompute(s, market);
+      return;
+    }
+    this.recomputed += 1;
+    this.remove(s.name, market);
   }
 
   private recompute(s: WalletState, market: string): void {
@@ -292,6 +308,11 @@ export class ExposureBook {
     }
     return w;
   }
+}
+
+function isOver(over: readonly Pick<MarketExposure, "wallet" | "market">[], wallet: string, market: string): boolean {
+  for (const e of over) if (e.wallet === wallet && e.market === market) return true;
+  return false;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
