@@ -29,7 +29,7 @@ import { walletKey } from "./keys.js";
 import { QueueScheduler } from "./queue-scheduler.js";
 import type { AdmissionScheduler, SchedulerHooks, Waiter } from "./scheduler.js";
 import type { BucketRule, BucketScope, RateTable, RequestClass } from "./table.js";
-import { CLASS_PRIORITY, DEFAULT_RATE_LIMIT_PER_MIN, DEFAULT_RATE_TABLE, requestClass } from "./table.js";
+import { CLASS_PRIORITY, DEFAULT_RATE_LIMIT_PER_MIN, DEFAULT_RATE_TABLE } from "./table.js";
 import type { LedgerEntry } from "./window-ledger.js";
 import { WindowLedger } from "./window-ledger.js";
 import type { HeaderSource } from "./windows.js";
@@ -121,6 +121,7 @@ export class RateGate {
   private readonly scheduler: AdmissionScheduler;
   private readonly table: RateTable;
   private readonly admittedAt = new WeakMap<Waiter, number>();
+  private readonly entryMemo = new WeakMap<readonly BucketRule[], Map<string, readonly LedgerEntry[]>>();
   private seq = 0;
 
   constructor(private readonly opts: RateGateOptions) {
@@ -148,9 +149,8 @@ export class RateGate {
 
   /** Resolves once every bucket that applies has room in its current window, and reserves it. */
   async acquire(req: AcquireRequest): Promise<Admission> {
-    const rules = this.table.bucketsFor(req.method, req.path);
-    const cls = requestClass(req.method, req.path, rules);
-    const entries = this.entriesFor(rules, req.wallet);
+    const cls = this.table.classOf(req.method, req.path);
+    const entries = this.entriesFor(this.table.bucketsFor(req.method, req.path), req.wallet);
     const createdAt = this.ledger.now();
     if (entries.length === 0) return { class: cls, buckets: [], admittedAtMs: createdAt, waitedMs: 0 };
     const w: Waiter = {
@@ -264,7 +264,20 @@ export class RateGate {
     this.scheduler.close(new Error("rate gate closed"));
   }
 
-  private entriesFor(rules: readonly BucketRule[], wallet: string | undefined): LedgerEntry[] {
+  /**
+   * The ledger entries of these rules for this wallet. Remembered per rules list (the table hands
+   * out one frozen list per path) and wallet: entries live as long as the ledger.
+   */
+  private entriesFor(rules: readonly BucketRule[], wallet: string | undefined): readonly LedgerEntry[] {
+    let byWallet = this.entryMemo.get(rules);
+    if (byWallet === undefined) this.entryMemo.set(rules, (byWallet = new Map<string, readonly LedgerEntry[]>()));
+    const key = wallet ?? "";
+    let out = byWallet.get(key);
+    if (out === undefined) byWallet.set(key, (out = this.resolveEntries(rules, wallet)));
+    return out;
+  }
+
+  private resolveEntries(rules: readonly BucketRule[], wallet: string | undefined): LedgerEntry[] {
     const out: LedgerEntry[] = [];
     const w = wallet ?? this.opts.defaultWallet;
     for (const rule of rules) {

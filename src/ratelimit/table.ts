@@ -180,11 +180,20 @@ export function splitPath(pathWithQuery: string): SplitPath {
 }
 
 const SCOPE_ORDER: Record<BucketScope, number> = { ip: 0, wallet: 1, partner: 2 };
+/** Paths a RateTable remembers its answer for (see `memo`). */
+const MEMO_MAX = 1024;
 
 /** A table compiled for lookups; `bucketsFor` on the default table is the common entry point. */
 export class RateTable {
   private readonly compiled: readonly CompiledRule[];
   private readonly byId: ReadonlyMap<string, BucketRule>;
+  /**
+   * Answers already worked out, by "METHOD path": a quoting wallet asks about the same few paths
+   * on every cycle and every request. Bounded (emptied when full): paths carrying cursors or ids
+   * are many, and each is cheap to work out again.
+   */
+  private readonly memo = new Map<string, readonly BucketRule[]>();
+  private readonly classMemo = new Map<string, RequestClass>();
 
   constructor(readonly rules: readonly BucketRule[] = RATE_TABLE) {
     this.compiled = rules.map((rule) => ({ rule, patterns: rule.paths.map(compilePattern) }));
@@ -200,7 +209,28 @@ export class RateTable {
    * Every bucket that applies to the request, in the platform's checking order: ip buckets first, then
    * wallet, then partner; table order within a scope. Empty when the endpoint is not in the table.
    */
-  bucketsFor(method: string, pathWithQuery: string): BucketRule[] {
+  bucketsFor(method: string, pathWithQuery: string): readonly BucketRule[] {
+    const key = `${method} ${pathWithQuery}`;
+    const known = this.memo.get(key);
+    if (known !== undefined) return known;
+    const rules = Object.freeze(this.lookup(method, pathWithQuery));
+    if (this.memo.size >= MEMO_MAX) this.memo.clear();
+    this.memo.set(key, rules);
+    return rules;
+  }
+
+  /** `requestClass` of a request against this table, remembered like `bucketsFor`. */
+  classOf(method: string, pathWithQuery: string): RequestClass {
+    const key = `${method} ${pathWithQuery}`;
+    const known = this.classMemo.get(key);
+    if (known !== undefined) return known;
+    const cls = requestClass(method, pathWithQuery, this.bucketsFor(method, pathWithQuery));
+    if (this.classMemo.size >= MEMO_MAX) this.classMemo.clear();
+    this.classMemo.set(key, cls);
+    return cls;
+  }
+
+  private lookup(method: string, pathWithQuery: string): BucketRule[] {
     const m = method.toUpperCase();
     const { parts, query } = splitPath(pathWithQuery);
     const out: BucketRule[] = [];
@@ -222,7 +252,7 @@ function hasValue(query: URLSearchParams, name: string): boolean {
 export const DEFAULT_RATE_TABLE = new RateTable(RATE_TABLE);
 
 /** Every bucket of the default table that applies to `method path` (see RateTable.bucketsFor). */
-export function bucketsFor(method: string, pathWithQuery: string): BucketRule[] {
+export function bucketsFor(method: string, pathWithQuery: string): readonly BucketRule[] {
   return DEFAULT_RATE_TABLE.bucketsFor(method, pathWithQuery);
 }
 

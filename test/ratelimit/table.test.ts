@@ -202,3 +202,21 @@ describe("request classes", () => {
     expect(requestClass("POST", "/api/me/withdrawals/x/cancel")).toBe("withdrawal");
   });
 });
+
+describe("remembered answers", () => {
+  it("a path asked again gets the same frozen answer; past the memo's bound every answer is still right", () => {
+    const table = new RateTable(RATE_TABLE);
+    const first = table.bucketsFor("POST", "/api/orders/place");
+    expect(table.bucketsFor("POST", "/api/orders/place")).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // Many distinct paths (cursors) push the memo past its bound; answers do not change.
+    const fresh = new RateTable(RATE_TABLE);
+    for (let i = 0; i < 3000; i++) {
+      const path = `/api/me/trades?cursor=c${i}`;
+      expect(table.bucketsFor("GET", path).map((r) => r.id)).toEqual(fresh.bucketsFor("GET", path).map((r) => r.id));
+      expect(table.classOf("GET", path)).toBe("read");
+    }
+    expect(table.bucketsFor("POST", "/api/orders/place").map((r) => r.id)).toEqual(first.map((r) => r.id));
+    expect(table.classOf("POST", "/api/orders/cancel-batch")).toBe(requestClass("POST", "/api/orders/cancel-batch"));
+  });
+});
