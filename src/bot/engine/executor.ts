@@ -70,7 +70,8 @@ export interface SendCheck {
 export interface OrderFacts {
   track(ev: TrackerEvent): Transition;
   applyFill(f: Fill): void;
-  order(clientOrderId: string): TrackedOrder | undefined;
+  /** Read-only and not to be kept (it changes with the next event). */
+  order(clientOrderId: string): Readonly<TrackedOrder> | undefined;
 }
 
 export interface ExecutorDeps {

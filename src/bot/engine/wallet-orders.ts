@@ -50,9 +50,9 @@ export class WalletOrders {
     }
   }
 
-  /** One order as the tracker knows it. */
-  order(clientOrderId: string): TrackedOrder | undefined {
-    return this.d.tracker.get(clientOrderId);
+  /** One order as the tracker knows it (read-only, not to be kept: see OrderTracker.peek). */
+  order(clientOrderId: string): Readonly<TrackedOrder> | undefined {
+    return this.d.tracker.peek(clientOrderId);
   }
 
   track(ev: TrackerEvent): Transition {
@@ -82,7 +82,7 @@ export class WalletOrders {
       d.own.ended(cid, d.clock.now());
       return;
     }
-    const o = d.tracker.get(cid);
+    const o = d.tracker.peek(cid);
     if (o !== undefined && t.to !== "unknown") d.own.rested(cid, o.marketId, { outcome: o.outcome, side: o.side, price: o.price, remaining: o.size - o.filledQty });
   }
 }

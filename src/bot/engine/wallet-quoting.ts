@@ -13,7 +13,7 @@
 import type { TimerHandle } from "../../core/clock.js";
 import type { BookSnapshot } from "../market/market-data.js";
 import { signingMarketOf } from "../market/market-registry.js";
-import { isTerminal, type OrderTracker } from "../orders/order-tracker.js";
+import type { OrderTracker } from "../orders/order-tracker.js";
 import type { PresignWarmer } from "../orders/presign.js";
 import { enginePhase, phaseQuotes, quoteCycle, type CyclePolicy, type CycleSnapshot, type QuotedBook, type StrategyState } from "../quote/cycle.js";
 import type { OwnOrderLog } from "../quote/own-orders.js";
@@ -103,7 +103,7 @@ export class WalletQuoting {
   /** Markets this wallet must look at: assigned ones and any holding our live orders. */
   marketsToCycle(): string[] {
     const set = new Set(this.p.registry.marketsOf(this.p.index));
-    for (const ord of this.p.tracker.all()) if (!isTerminal(ord.state)) set.add(ord.marketId);
+    for (const m of this.p.tracker.liveMarkets()) set.add(m);
     return [...set];
   }
 

@@ -12,7 +12,7 @@ import type { SigningMarket } from "../../signing/index.js";
 import type { UserOrderFrame, UserStream } from "../../stream/index.js";
 import { compactWallet } from "../fills/fill-compaction.js";
 import { fillFromUserFill, type Fill } from "../fills/fill-ledger.js";
-import { OrderTracker, isTerminal, type TrackerEvent, type Transition } from "../orders/order-tracker.js";
+import { OrderTracker, type TrackerEvent, type Transition } from "../orders/order-tracker.js";
 import { WalletOrders } from "./wallet-orders.js";
 import { OrderExecutor } from "./executor.js";
 import { OrderMaker } from "../orders/order-maker.js";
@@ -365,8 +365,7 @@ export class WalletRunner {
   }
 
   status(): WalletStatus {
-    let live = 0;
-    for (const ord of this.tracker.all()) if (!isTerminal(ord.state)) live += 1;
+    const live = this.tracker.liveCount();
     return {
       name: this.o.name,
       wallet: this.wallet,

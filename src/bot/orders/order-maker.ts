@@ -5,7 +5,7 @@
  * registers each order in the tracker right before its request leaves.
  */
 import type { Clock } from "../../core/clock.js";
-import type { BuiltOrder, Hex, PlaceOrderBody, PlatformContracts, SaltSource, SigningMarket, WalletSigner } from "../../signing/index.js";
+import type { BuiltOrder, Hex, OrderSigner, PlaceOrderBody, PlatformContracts, SaltSource, SigningMarket } from "../../signing/index.js";
 import { buildOrder, placeOrderBody } from "../../signing/index.js";
 import type { DesiredQuote } from "../quote/quotes.js";
 import type { ClientOrderIds } from "./ids.js";
@@ -30,7 +30,7 @@ export interface SigningAccount {
 }
 
 export interface OrderMakerDeps {
-  signer: WalletSigner;
+  signer: OrderSigner;
   ids: ClientOrderIds;
   clock: Clock;
   saltSource: SaltSource;

@@ -5,9 +5,11 @@
  * Finding a record, learning its orderId and holding what arrives before it: nothing here looks
  * at the transition table or changes a record's state (order-tracker-apply.ts does that).
  *
- * Non-terminal records are also kept per market (`liveOf`): a quote cycle reads its market's live
- * orders without walking every settled order still remembered. The tracker calls `restate` after
- * each event applied (a "not recorded" order can come back to life, so membership is not one-way).
+ * Records are also kept by what reads them, so no hot query walks every settled order still
+ * remembered: non-terminal ones per market (`liveOf`, `liveMarkets`), those a read or re-cancel may
+ * be due for (`watched`: unknown, cancel_pending, or flagged `needsRead`), and terminal ones
+ * (`ended`, what prune looks at). The tracker calls `restate` after each event applied and each
+ * flag set (a "not recorded" order can come back to life, so membership is not one-way).
  * The orderIds of pruned orders are remembered for `retiredKeepMs` past the prune horizon, so that
  * later evidence for them counts as late instead of waiting in the buffer for ever, then
  * forgotten, so a daemon that runs for weeks does not grow with every order it ever placed.
@@ -21,6 +23,8 @@ export interface Rec extends TrackedOrder {
   tradeIds: Set<string>;
   /** A cancel was sent for it (an unknown order after a cancel answered 404/409 is "cancelling"). */
   cancelRequested: boolean;
+  /** Order of first send within the tracker (queries that walk a subset answer in this order). */
+  seq: number;
 }
 
 /** The record a first `sent` starts. */
@@ -39,8 +43,16 @@ export function newRecord(ev: Extract<TrackerEvent, { kind: "sent" }>): Rec {
     cancelAttempts: 0,
     tradeIds: new Set(),
     cancelRequested: false,
+    seq: 0,
   };
 }
+
+/** A read or re-cancel may be due for it (order-tracker-queries.ts readNeedsOf / nextReadDueOf). */
+function watchedState(r: Rec): boolean {
+  return r.needsRead !== undefined || r.state === "unknown" || r.state === "cancel_pending";
+}
+
+const bySeq = (a: Rec, b: Rec): number => a.seq - b.seq;
 
 export class OrderIndex {
   private readonly orders = new Map<string, Rec>();
@@ -49,6 +61,10 @@ export class OrderIndex {
   /** Pruned orderId -> the prune horizon it was retired under (non-decreasing in insertion order). */
   private readonly retired = new Map<string, number>();
   private readonly live = new Map<string, Set<Rec>>();
+  private liveTotal = 0;
+  private readonly watch = new Set<Rec>();
+  private readonly terminal = new Set<Rec>();
+  private nextSeq = 0;
 
   /** @param retiredKeepMs how long past the prune horizon a pruned orderId still counts as late. */
   constructor(private readonly retiredKeepMs = RETIRED_KEEP_MS) {}
@@ -63,25 +79,58 @@ export class OrderIndex {
   }
 
   add(r: Rec): void {
+    r.seq = this.nextSeq++;
     this.orders.set(r.clientOrderId, r);
     this.byHash.set(r.orderHash.toLowerCase(), r.clientOrderId);
     this.restate(r);
   }
 
-  /** Keep the per-market live set in step with the record's state (call after every change). */
+  /** Keep the live, watched and ended sets in step with the record (call after every change). */
   restate(r: Rec): void {
+    if (watchedState(r)) this.watch.add(r);
+    else this.watch.delete(r);
     let set = this.live.get(r.marketId);
     if (isTerminal(r.state)) {
-      if (set?.delete(r) === true && set.size === 0) this.live.delete(r.marketId);
+      this.terminal.add(r);
+      if (set?.delete(r) === true) {
+        this.liveTotal--;
+        if (set.size === 0) this.live.delete(r.marketId);
+      }
       return;
     }
+    this.terminal.delete(r);
     if (set === undefined) this.live.set(r.marketId, (set = new Set()));
-    set.add(r);
+    if (!set.has(r)) {
+      set.add(r);
+      this.liveTotal++;
+    }
   }
 
   /** Non-terminal records of one market, in the order they became live. */
   liveOf(marketId: string): Iterable<Rec> {
     return this.live.get(marketId) ?? [];
+  }
+
+  /** Markets holding a non-terminal record. */
+  liveMarkets(): IterableIterator<string> {
+    return this.live.keys();
+  }
+
+  /** Non-terminal records, all markets. */
+  get liveCount(): number {
+    return this.liveTotal;
+  }
+
+  /** Non-terminal records of every market, in the order they were first sent. */
+  allLive(): Rec[] {
+    const out: Rec[] = [];
+    for (const set of this.live.values()) for (const r of set) out.push(r);
+    return out.sort(bySeq);
+  }
+
+  /** Records a read or re-cancel may be due for, in the order they were first sent. */
+  watched(): Rec[] {
+    return [...this.watch].sort(bySeq);
   }
 
   /** Records held (live and settled-but-not-yet-pruned). */
@@ -136,11 +185,12 @@ export class OrderIndex {
   /** See OrderTracker.prune. */
   prune(beforeTs: number): number {
     let n = 0;
-    for (const [cid, r] of this.orders) {
-      if (!isTerminal(r.state) || r.needsRead !== undefined) continue;
+    for (const r of this.terminal) {
+      if (r.needsRead !== undefined) continue;
       if (!r.finalConfirmed && r.filledQty > r.tradeQty) continue;
       if ((r.lastServerTs ?? r.createdAtMs) >= beforeTs) continue;
-      this.orders.delete(cid);
+      this.terminal.delete(r);
+      this.orders.delete(r.clientOrderId);
       this.byHash.delete(r.orderHash.toLowerCase());
       if (r.orderId !== undefined) {
         this.byOrderId.delete(r.orderId);

@@ -12,7 +12,7 @@ import type { ReadNeed, TrackedOrder, WalkDiff } from "./order-tracker-types.js"
 
 /** The public copy of a record. */
 export function view(r: Rec): TrackedOrder {
-  const { tradeIds: _t, cancelRequested: _c, ...rest } = r;
+  const { tradeIds: _t, cancelRequested: _c, seq: _s, ...rest } = r;
   return { ...rest };
 }
 
@@ -111,8 +111,17 @@ export function fillGapsOf(records: Iterable<Rec>): { order: TrackedOrder; missi
   return out;
 }
 
-/** See OrderTracker.reconcileOpenWalk; `tracked` says whether an orderId belongs to a record. */
-export function diffOpenWalk(records: Iterable<Rec>, tracked: (orderId: string) => boolean, openOrderIds: Iterable<string>, walkStartedAtMs: number): WalkDiff {
+/**
+ * See OrderTracker.reconcileOpenWalk; `tracked` says whether an orderId belongs to a record, and
+ * `flagged` is told of every record this marks for a read.
+ */
+export function diffOpenWalk(
+  records: Iterable<Rec>,
+  tracked: (orderId: string) => boolean,
+  openOrderIds: Iterable<string>,
+  walkStartedAtMs: number,
+  flagged: (r: Rec) => void,
+): WalkDiff {
   const listed = new Set(openOrderIds);
   const missing: TrackedOrder[] = [];
   const terminalButOpen: TrackedOrder[] = [];
@@ -122,9 +131,11 @@ export function diffOpenWalk(records: Iterable<Rec>, tracked: (orderId: string) 
     const resting = r.state === "open" || r.state === "partial" || r.state === "cancel_requested" || r.state === "cancel_pending";
     if (resting && !listed.has(r.orderId)) {
       r.needsRead ??= "missing_from_walk";
+      flagged(r);
       missing.push(view(r));
     } else if (isTerminal(r.state) && listed.has(r.orderId)) {
       r.needsRead ??= "contradiction";
+      flagged(r);
       terminalButOpen.push(view(r));
     }
   }

@@ -223,8 +223,26 @@ export class OrderTracker {
     return r === undefined ? undefined : view(r);
   }
 
+  /**
+   * The record itself, read-only, for a caller that reads a few fields at once and keeps nothing
+   * (the hot path: `get` copies). Do not hold on to it: it changes with the next event.
+   */
+  peek(clientOrderId: string): Readonly<TrackedOrder> | undefined {
+    return this.index.get(clientOrderId);
+  }
+
   all(): TrackedOrder[] {
     return [...this.index.values()].map(view);
+  }
+
+  /** Markets where one of our orders is not terminal. */
+  liveMarkets(): string[] {
+    return [...this.index.liveMarkets()];
+  }
+
+  /** Orders not terminal, all markets. */
+  liveCount(): number {
+    return this.index.liveCount;
   }
 
   /** Our non-terminal orders on one market, in the reconciler's terms. */
@@ -233,12 +251,12 @@ export class OrderTracker {
   }
 
   unknownOrders(): TrackedOrder[] {
-    return selectViews(this.index.values(), (r) => r.state === "unknown");
+    return selectViews(this.index.watched(), (r) => r.state === "unknown");
   }
 
   /** Orders whose platform state is not settled: sent, unknown, or being cancelled. */
   inFlight(): TrackedOrder[] {
-    return selectViews(this.index.values(), (r) => r.state === "sent" || r.state === "unknown" || r.state === "cancel_requested" || r.state === "cancel_pending");
+    return selectViews(this.index.allLive(), (r) => r.state === "sent" || r.state === "unknown" || r.state === "cancel_requested" || r.state === "cancel_pending");
   }
 
   counts(): Record<OrderState, number> {
@@ -255,12 +273,12 @@ export class OrderTracker {
    * until its `nextReadAtMs`; lookups carry `conclusiveAtMs` (when a 404 would end the order).
    */
   ordersNeedingRead(nowMs: number): ReadNeed[] {
-    return readNeedsOf(this.index.values(), nowMs, this.ctx.timing.notRecordedAfterMs);
+    return readNeedsOf(this.index.watched(), nowMs, this.ctx.timing.notRecordedAfterMs);
   }
 
   /** Earliest time a read that is waiting (an early 404, a cancel Retry-After) becomes due; undefined when none waits. */
   nextReadDueMs(): number | undefined {
-    return nextReadDueOf(this.index.values());
+    return nextReadDueOf(this.index.watched());
   }
 
   /** Orders whose reported fill total exceeds the trades seen: pull /api/me/trades or read their fills. */
@@ -293,7 +311,7 @@ export class OrderTracker {
    * for a read; terminal ones still listed are flagged as contradictions.
    */
   reconcileOpenWalk(openOrderIds: Iterable<string>, walkStartedAtMs: number): WalkDiff {
-    return diffOpenWalk(this.index.values(), (id) => this.index.hasOrderId(id), openOrderIds, walkStartedAtMs);
+    return diffOpenWalk(this.index.values(), (id) => this.index.hasOrderId(id), openOrderIds, walkStartedAtMs, (r) => this.index.restate(r));
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { OrderTracker, isTerminal, type TrackerEvent } from "../../../src/bot/orders/order-tracker.js";
+import { OrderTracker, isTerminal, type TrackedOrder, type TrackerEvent } from "../../../src/bot/orders/order-tracker.js";
 import { parseMicros } from "../../../src/core/money.js";
 import type { OrderStatus } from "../../../src/wire/enums.js";
 import { W, orderRecord } from "./order-tracker-fixtures.js";
@@ -72,6 +72,51 @@ describe("OrderTracker live index", () => {
       }),
       { seed: 20261121, numRuns: 300 },
     );
+  });
+
+  it("the indexed queries (live markets and count, reads due, next read, unknown, in flight) equal a scan of all(), through walks and prunes", () => {
+    const due = (o: TrackedOrder, now: number): boolean =>
+      (o.needsRead !== undefined || (o.state === "cancel_pending" && o.cancelRetryAtMs !== undefined && now >= o.cancelRetryAtMs)) &&
+      !(o.nextReadAtMs !== undefined && now < o.nextReadAtMs);
+    const nextDue = (os: TrackedOrder[]): number | undefined => {
+      const ats = os.map((o) => (o.state === "unknown" ? o.nextReadAtMs : o.state === "cancel_pending" ? o.cancelRetryAtMs : undefined)).filter((x): x is number => x !== undefined);
+      return ats.length === 0 ? undefined : Math.min(...ats);
+    };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(16), fc.nat(N - 1), fc.integer({ min: 0, max: 800 })), { maxLength: 120 }), (steps) => {
+        const tr = new OrderTracker(W, { notRecordedAfterMs: 0, lookupRetryMs: 300 });
+        let ts = 1_000;
+        for (const [kind, i, dt] of steps) {
+          ts += dt;
+          // 15: an open-orders walk listing the even ids (flags missing and contradictions); 16: a prune.
+          if (kind === 15) tr.reconcileOpenWalk([0, 2, 4].map(oid), ts);
+          else if (kind === 16) tr.prune(ts - 500);
+          else tr.apply(event(kind, i, ts));
+          const all = tr.all();
+          const live = all.filter((o) => !isTerminal(o.state));
+          expect(tr.liveMarkets().sort()).toEqual([...new Set(live.map((o) => o.marketId))].sort());
+          expect(tr.liveCount()).toBe(live.length);
+          expect(tr.ordersNeedingRead(ts).map((n) => n.clientOrderId)).toEqual(all.filter((o) => due(o, ts)).map((o) => o.clientOrderId));
+          expect(tr.nextReadDueMs()).toBe(nextDue(all));
+          expect(tr.unknownOrders().map((o) => o.clientOrderId)).toEqual(all.filter((o) => o.state === "unknown").map((o) => o.clientOrderId));
+          expect(tr.inFlight().map((o) => o.clientOrderId)).toEqual(
+            all.filter((o) => o.state === "sent" || o.state === "unknown" || o.state === "cancel_requested" || o.state === "cancel_pending").map((o) => o.clientOrderId),
+          );
+          for (const o of all) expect(tr.peek(o.clientOrderId)).toMatchObject(o);
+        }
+      }),
+      { seed: 20261126, numRuns: 300 },
+    );
+  });
+
+  it("a cancel answered 202 is watched: its re-cancel falls due at its Retry-After, not before", () => {
+    const tr = new OrderTracker(W);
+    for (const [k, ts] of [[0, 1], [1, 2], [4, 3], [5, 4]] as const) tr.apply(event(k, 0, ts));
+    expect(tr.peek(cid(0))?.state).toBe("cancel_pending");
+    expect(tr.nextReadDueMs()).toBe(1_004);
+    expect(tr.ordersNeedingRead(1_003)).toEqual([]);
+    expect(tr.ordersNeedingRead(1_004).map((n) => [n.clientOrderId, n.reason])).toEqual([[cid(0), "cancel_retry"]]);
+    expect(tr.inFlight().map((o) => o.clientOrderId)).toEqual([cid(0)]);
   });
 
   it("an order ended as not recorded and brought back by a read is live again", () => {
