@@ -67,6 +67,13 @@ module.exports = {
       from: { path: "^src/bot/(market|quote|risk|orders|fills)/" },
       to: { path: "^src/bot/(engine|guards)/" },
     },
+    {
+      name: "unsigned-signer-backtest-only",
+      comment: "the no-op signer of signatures-off backtests reaches the daemon only from src/backtest (docs/backtest.md \"Signatures off\"): mm run can never sign with it",
+      severity: "error",
+      from: { path: "^(?!src/backtest/)" },
+      to: { path: "^src/signing/unsigned\\.ts$" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

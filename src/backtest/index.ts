@@ -7,7 +7,7 @@
  *   reportJson(report)   // the --out file
  */
 export { runBacktest, runPrepared, type BacktestOptions, type BacktestProgress } from "./run.js";
-export { prepareBacktest, BacktestSetupError, DEFAULT_STEP_MS, DEFAULT_VIRTUAL_START_MS, IN_MEMORY_CONFIG, type BacktestInputs, type PreparedBacktest } from "./prepare.js";
+export { prepareBacktest, BacktestSetupError, DEFAULT_STEP_MS, DEFAULT_VIRTUAL_START_MS, IN_MEMORY_CONFIG, SIGNATURE_MODES, type BacktestInputs, type PreparedBacktest, type SignatureMode } from "./prepare.js";
 export { buildReport, comparablePart, reportJson, FAIR_VALUE_NOTE } from "./report.js";
 export { inventoryCheck } from "./inventory-check.js";
 export { haltSummary, eventLines } from "./events.js";

@@ -40,7 +40,16 @@ export interface BacktestInputs {
   startMs?: number;
   /** Environment for ${VAR} references in the config; default process.env. */
   env?: Env;
+  /**
+   * "off": the simulator skips signature verification and the daemon signs with a no-op signer,
+   * pre-signing off (docs/backtest.md "Signatures off"). Default "on". Backtests only.
+   */
+  signatures?: SignatureMode;
 }
+
+/** Whether orders are signed and verified ("on", as live) or neither ("off", backtests only). */
+export type SignatureMode = "on" | "off";
+export const SIGNATURE_MODES: readonly SignatureMode[] = ["on", "off"];
 
 export interface PreparedBacktest {
   configPath: string;
@@ -53,6 +62,7 @@ export interface PreparedBacktest {
   startMs: number;
   durationMs: number;
   stepMs: number;
+  signatures: SignatureMode;
 }
 
 function checkPositiveInt(name: string, v: number, max: number): void {
@@ -70,6 +80,10 @@ export function prepareBacktest(opts: BacktestInputs): PreparedBacktest {
   checkPositiveInt("stepMs", stepMs, 3_600_000);
   if (opts.seed !== undefined && (!Number.isSafeInteger(opts.seed) || opts.seed < 0 || opts.seed > 0xffff_ffff)) {
     throw new BacktestSetupError(`seed must be a whole number in 0..4294967295 (got ${opts.seed})`);
+  }
+  const signatures = opts.signatures ?? "on";
+  if (!(SIGNATURE_MODES as readonly unknown[]).includes(signatures)) {
+    throw new BacktestSetupError(`signatures must be "on" or "off" (got ${JSON.stringify(signatures)})`);
   }
   const scenarioSource = opts.scenarioPath !== undefined ? "override" : config.simulator.scenario !== undefined ? "config" : "default";
   const scenarioPath = opts.scenarioPath ?? config.simulator.scenario ?? defaultScenarioPath();
@@ -96,6 +110,7 @@ export function prepareBacktest(opts: BacktestInputs): PreparedBacktest {
     startMs,
     durationMs: opts.durationMs,
     stepMs,
+    signatures,
   };
 }
 

@@ -85,6 +85,7 @@ function runFacts(r: ReportInputs): RunFacts {
     durationMs: p.durationMs,
     duration: formatDuration(p.durationMs),
     stepMs: p.stepMs,
+    signatures: p.signatures,
     startup,
     shutdown: {
       reason: r.shutdown.reason,

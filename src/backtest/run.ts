@@ -13,6 +13,10 @@
  *   4. build the report (report.ts) from the daemon's ledger and inventory, the simulator's trade
  *      list and book, and what the collector saw.
  *
+ * Signatures off (`signatures: "off"`, docs/backtest.md "Signatures off"): the simulator is
+ * started without signature verification and the daemon gets a no-op signer (src/signing/
+ * unsigned.ts) and no pre-signing, both as constructor options passed only from here.
+ *
  * Determinism: the clock, the simulator seed and the daemon's Rng are the only sources of time
  * and chance (the daemon's latency figures use the virtual clock too), so the same inputs give
  * the same report; only `timing` (wall clock) differs.
@@ -23,6 +27,7 @@ import { createLogger, type Logger } from "../log/index.js";
 import { createDaemon, type Daemon, type ShutdownReport } from "../bot/engine/daemon.js";
 import { startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
 import type { Simulator } from "../sim/simulator.js";
+import { UnsignedOrderSigner } from "../signing/unsigned.js";
 import { BacktestCollector } from "./collector.js";
 import { startingBalance } from "./platform-check.js";
 import { prepareBacktest, type BacktestInputs, type PreparedBacktest } from "./prepare.js";
@@ -90,7 +95,9 @@ export async function runPrepared(p: PreparedBacktest, opts: Omit<BacktestOption
   const simLogger = opts.logger === undefined ? logger : logger.child({ component: "sim" }, { level: "warn" });
   // The demo's embedded simulator, pointed at this run's scenario file and seed.
   const simConfig = { ...p.config, simulator: { ...p.config.simulator, scenario: p.scenarioPath, seed: p.seed } };
-  const embedded: EmbeddedSimulator = startEmbeddedSimulator(simConfig, clock, simLogger);
+  // Signatures off (prepare.ts): the simulator skips verification, the daemon signs nothing.
+  const unsigned = p.signatures === "off";
+  const embedded: EmbeddedSimulator = startEmbeddedSimulator(simConfig, clock, simLogger, unsigned ? { verifySignatures: false } : {});
   let daemon: Daemon | undefined;
   let stopped = false;
   try {
@@ -104,6 +111,8 @@ export async function runPrepared(p: PreparedBacktest, opts: Omit<BacktestOption
       rng: new Rng(p.seed),
       observer: collector,
       monotonic: () => clock.now(),
+      // A no-op signer and no pre-signing (nothing to save): only ever passed from here.
+      ...(unsigned ? { orderSigners: (w: { address: string }) => new UnsignedOrderSigner(w.address), tuning: { presign: false } } : {}),
     });
     const d = daemon;
     // The report's checks need every fill: compacted records stay listable (fill-ledger.ts).

@@ -76,6 +76,7 @@ export function formatSummary(r: BacktestReport): string {
   const head = [
     `backtest ${r.run.duration} of virtual time (${r.run.virtualStart} .. ${r.run.virtualEnd}), seed ${r.run.seed}`,
     `  config ${r.run.config} (strategy ${r.run.strategy.name}), scenario ${r.run.scenario}`,
+    ...(r.run.signatures === "off" ? ["  signatures OFF: orders neither signed nor verified (backtest only; same matching, fills and PnL)"] : []),
     `  wall ${(r.timing.wallMs / 1000).toFixed(1)} s, ${r.timing.speed}x real time`,
     "",
   ];

@@ -60,6 +60,11 @@ export interface RunFacts {
   duration: string;
   /** Virtual step of the clock driver (also the quote-uptime sampling period). */
   stepMs: number;
+  /**
+   * "on": orders signed (EIP-712, secp256k1) and verified by the simulator, as live. "off"
+   * (`--signatures off`): neither; same matching, fills and PnL (docs/backtest.md "Signatures off").
+   */
+  signatures: "on" | "off";
   startup: {
     /** Virtual time the daemon's start() resolved; null when it never did. */
     readyAt: string | null;

@@ -29,6 +29,17 @@ export interface SignedDigest {
   orderHash: Hex;
 }
 
+/**
+ * What the daemon's order maker needs of a signer: the wallet it signs for, and a signature of
+ * an order already built (its hash computed). WalletSigner is the one `mm run` uses; the
+ * backtest's signatures-off mode passes its own (src/signing/unsigned.ts) as a constructor
+ * dependency of the daemon, never through a config.
+ */
+export interface OrderSigner {
+  readonly address: Address;
+  signBuiltOrderNow(built: Pick<BuiltOrder, "struct" | "orderHash">): SignedDigest;
+}
+
 /** A variable name or path that is itself a key must not be echoed into an error message. */
 function guardName(name: string, what: string): void {
   if (typeof name !== "string" || KEY_RE.test(name.trim())) {
@@ -56,7 +67,7 @@ function settled<T>(fn: () => T): Promise<T> {
   }
 }
 
-export class WalletSigner {
+export class WalletSigner implements OrderSigner {
   readonly address: Address;
   readonly #key: Uint8Array;
 

@@ -61,6 +61,10 @@ describe("mm backtest flags", () => {
       [["--seed", "1", "--seed", "2"], /--seed given twice/],
       [["--nope"], /unknown option --nope/],
       [["configs/demo.yaml"], /unexpected argument "configs\/demo\.yaml"/],
+      [["--signatures", "no"], /--signatures: expected on or off \(got "no"\)/],
+      [["--signatures", ""], /--signatures needs a value/],
+      [["--signatures"], /--signatures needs a value/],
+      [["--signatures", "off", "--signatures", "on"], /--signatures given twice/],
     ];
     for (const [argv, message] of cases) {
       const err = await refused(argv);
@@ -72,6 +76,16 @@ describe("mm backtest flags", () => {
   it("accepts --flag=value and fills in the defaults", () => {
     expect(parseBacktestArgs(["--seed=7", "--duration=90m", `--config=${CONFIG}`])).toEqual({ seed: 7, durationMs: 90 * 60_000, config: CONFIG });
     expect(parseBacktestArgs([])).toEqual({ durationMs: 6 * 3_600_000 });
+    expect(parseBacktestArgs(["--signatures=off"])).toEqual({ durationMs: 6 * 3_600_000, signatures: "off" });
+    expect(parseBacktestArgs(["--signatures", "on"])).toEqual({ durationMs: 6 * 3_600_000, signatures: "on" });
+  });
+
+  it("documents --signatures in the usage, as a backtest-only mode", async () => {
+    const h = io();
+    expect(await backtestCommand(["--help"], h.io)).toBe(0);
+    expect(h.out.join("")).toMatch(/\[--signatures on\|off\]/);
+    expect(h.out.join("")).toMatch(/--signatures M {4}on \(default\)/);
+    expect(h.out.join("")).toMatch(/Backtests only: `mm run`\s+always signs/);
   });
 
   it("reports a bad config exactly as mm check-config does", async () => {

@@ -4,7 +4,7 @@ import type { Clock } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
 import type { Logger } from "../../log/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
-import type { SaltSource } from "../../signing/index.js";
+import type { OrderSigner, SaltSource } from "../../signing/index.js";
 import type { EngineObserver } from "../observer.js";
 import type { RiskHook } from "../risk/risk-hook.js";
 import type { WalletShutdownReport } from "./shutdown.js";
@@ -30,6 +30,11 @@ export interface DaemonDeps {
   tuning?: Partial<EngineTuning>;
   /** Monotonic ms for latency figures. Default performance.now. */
   monotonic?: () => number;
+  /**
+   * Backtests only (src/backtest, signatures off): each wallet's order signer instead of one built
+   * from its configured private key. No config key, env var or flag sets it; `mm run` never does.
+   */
+  orderSigners?: (wallet: { name: string; address: string }) => OrderSigner;
 }
 
 export interface StartReport {

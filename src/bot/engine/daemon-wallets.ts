@@ -11,7 +11,7 @@ import type { Logger } from "../../log/index.js";
 import type { StartReport } from "./daemon-types.js";
 import type { Config } from "../../config/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
-import { WalletSigner } from "../../signing/index.js";
+import { WalletSigner, type OrderSigner } from "../../signing/index.js";
 import { createStrategyRunner } from "../../../strategies/registry.js";
 import { ClientOrderIds } from "../orders/ids.js";
 import type { TradeSource } from "../market/trade-feed.js";
@@ -32,6 +32,8 @@ export interface DaemonWalletParts
   trades: TradeSource;
   gate: RateGate;
   session: string;
+  /** DaemonDeps.orderSigners (backtests only); absent: each wallet signs with its configured key. */
+  orderSigners?: ((wallet: { name: string; address: string }) => OrderSigner) | undefined;
 }
 
 /** One runner per configured wallet, in config order (the wallet index is the position). */
@@ -39,7 +41,7 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
   const { config } = p;
   const strategy = createStrategyRunner(config.strategy.name, config.strategy.params);
   return config.wallets.map((w, index) => {
-    const signer = WalletSigner.fromPrivateKey(w.privateKey.reveal(), { expectedAddress: w.address, source: `wallet ${w.name} privateKey` });
+    const signer = p.orderSigners?.({ name: w.name, address: w.address }) ?? WalletSigner.fromPrivateKey(w.privateKey.reveal(), { expectedAddress: w.address, source: `wallet ${w.name} privateKey` });
     return new WalletRunner({
       index,
       name: w.name,

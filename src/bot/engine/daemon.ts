@@ -222,6 +222,7 @@ export class Daemon {
         seq: this.seq,
         engine: this.view,
         shed: (symbol) => this.capacity.isShed(symbol),
+        orderSigners: deps.orderSigners,
       }),
     );
     this.markets = new MarketTimeline({

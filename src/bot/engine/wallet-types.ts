@@ -5,7 +5,7 @@ import type { Clock } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
 import type { Logger } from "../../log/index.js";
 import type { RateGate } from "../../ratelimit/index.js";
-import type { SaltSource, WalletSigner } from "../../signing/index.js";
+import type { OrderSigner, SaltSource } from "../../signing/index.js";
 import type { StrategyRunner } from "../../../strategies/registry.js";
 import type { FillLedger } from "../fills/fill-ledger.js";
 import type { Inventory } from "../fills/inventory.js";
@@ -33,7 +33,7 @@ export interface WalletRunnerOptions {
   /** Checksummed address from the config. */
   address: string;
   api: WalletClient;
-  signer: WalletSigner;
+  signer: OrderSigner;
   apiKey: string | SecretLike;
   connector: SocketConnector;
   /** User-stream path when not the default `/ws/user`. */
