@@ -9,6 +9,7 @@
 import { MAX_FEE_RATE_BPS, SIDE_CODE, orderAmounts, type Side } from "../core/amounts.js";
 import { MoneyError, formatMicros, type Micros } from "../core/money.js";
 import { orderDigest, orderDomain } from "./eip712.js";
+import { ADDRESS_RE, CLIENT_ORDER_ID_RE, HEX_BYTES_RE, vouch } from "../wire/index.js";
 import { SigningError } from "./errors.js";
 import { cryptoSaltSource, type SaltSource } from "./salt.js";
 import {
@@ -193,10 +194,20 @@ function resolveTimeInForce(intent: OrderIntent): { type: OrderType; timeInForce
   return { type, timeInForce, expiration };
 }
 
-/** Build the struct and compute its order hash. Throws SigningError before anything is signed. */
+/** Orders `buildOrder` built (frozen): a place body made from one is vouched for (wire/vouched.ts). */
+const BUILT = new WeakSet<BuiltOrder>();
+
+/**
+ * Build the struct and compute its order hash. Throws SigningError before anything is signed.
+ * The result is frozen: a body made from it by `placeOrderBody` skips the client's re-check.
+ */
 export function buildOrder(p: BuildOrderParams): BuiltOrder {
   const prepared = prepareOrder(p);
-  return { ...prepared, orderHash: orderDigest(prepared.struct, prepared.domain) };
+  const built: BuiltOrder = { ...prepared, orderHash: orderDigest(prepared.struct, prepared.domain) };
+  Object.freeze(built.struct);
+  Object.freeze(built.domain);
+  BUILT.add(Object.freeze(built));
+  return built;
 }
 
 /** buildOrder without the hash (for callers that hash another way, e.g. viem's generic path). */
@@ -250,6 +261,11 @@ export interface PlaceBodyOptions {
   maker?: string;
 }
 
+/**
+ * The place body of a built order. Made from an order `buildOrder` built, with a signature,
+ * clientOrderId and maker of the right form, the body is frozen and vouched for (wire/vouched.ts):
+ * the client does not run the wire schema over it again before sending.
+ */
 export function placeOrderBody(built: BuiltOrder, opts: PlaceBodyOptions): PlaceOrderBody {
   const body: PlaceOrderBody = {
     order: toWire({ ...built.struct, signature: opts.signature }),
@@ -264,7 +280,13 @@ export function placeOrderBody(built: BuiltOrder, opts: PlaceBodyOptions): Place
   if (opts.clientOrderId !== undefined) body.clientOrderId = opts.clientOrderId;
   if (built.marketId !== undefined) body.marketId = built.marketId;
   if (built.outcome !== undefined) body.outcome = built.outcome;
-  return body;
+  const checked =
+    BUILT.has(built) &&
+    HEX_BYTES_RE.test(opts.signature) &&
+    (opts.clientOrderId === undefined || CLIENT_ORDER_ID_RE.test(opts.clientOrderId)) &&
+    ADDRESS_RE.test(body.maker) &&
+    (built.marketId === undefined || built.marketId.length > 0);
+  return checked ? vouch(body) : body;
 }
 
 /** A builder bound to the platform's contracts, salt source and default fee. */

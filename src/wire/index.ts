@@ -11,3 +11,4 @@ export * from "./requests.js";
 export * from "./errors.js";
 export * from "./frames.js";
 export * from "./codes.js";
+export * from "./vouched.js";

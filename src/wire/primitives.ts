@@ -50,10 +50,12 @@ export const uint256String = z
   .refine((s) => !UINT_RE.test(s) || (s.length <= 78 && BigInt(s) <= MAX_UINT256), { error: "exceeds uint256" });
 
 /** 0x + 40 hex digits, either case (spec 2.1: compare case-insensitively). */
-export const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: "expected a 0x-prefixed 20-byte hex address" });
+export const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+export const address = z.string().regex(ADDRESS_RE, { error: "expected a 0x-prefixed 20-byte hex address" });
 
 /** 0x + whole bytes of hex (signatures, tx hashes). */
-export const hexString = z.string().regex(/^0x(?:[0-9a-fA-F]{2})+$/, { error: "expected 0x-prefixed hex bytes" });
+export const HEX_BYTES_RE = /^0x(?:[0-9a-fA-F]{2})+$/;
+export const hexString = z.string().regex(HEX_BYTES_RE, { error: "expected 0x-prefixed hex bytes" });
 
 /** 0x + 32 bytes (condition ids, question ids, order hashes, tx hashes). */
 export const bytes32Hex = z.string().regex(/^0x[0-9a-fA-F]{64}$/, { error: "expected 0x-prefixed 32-byte hex" });

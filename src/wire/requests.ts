@@ -12,9 +12,8 @@ import { signedOrder } from "./orders.js";
 import { address, caseInsensitiveEnum, micros, nonNegativeInt, positiveAmountString } from "./primitives.js";
 
 /** Printable ASCII without spaces, 1..64 chars (format not shown; our choice). */
-export const clientOrderId = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,64}$/, { error: "expected 1..64 printable ASCII characters without spaces" });
+export const CLIENT_ORDER_ID_RE = /^[\x21-\x7e]{1,64}$/;
+export const clientOrderId = z.string().regex(CLIENT_ORDER_ID_RE, { error: "expected 1..64 printable ASCII characters without spaces" });
 
 /** A price on the 0.001 grid in [0.001, 0.999] (docs/spec-gaps.md). */
 export const requestPrice = micros(isValidPrice, "price must be a multiple of 0.001 between 0.001 and 0.999");
