@@ -108,7 +108,7 @@ export class MatchingEngine extends Matcher {
   /** Snapshot of a live order, or undefined (filled, cancelled, expired or unknown). */
   getOrder(orderId: string): OrderInfo | undefined {
     const s = this.orders.get(orderId);
-    return s === undefined ? undefined : this.info(s);
+    return s < 0 ? undefined : this.info(s);
   }
 
   /** Is the order live (resting on a book)? Cheaper than getOrder when no snapshot is needed. */
@@ -254,7 +254,7 @@ export class MatchingEngine extends Matcher {
 
   cancel(orderId: string, wallet?: string): CancelResult {
     const s = this.orders.get(orderId);
-    if (s === undefined) return { ok: false, code: "order_not_found", orderId };
+    if (s < 0) return { ok: false, code: "order_not_found", orderId };
     const a = this.ledger.accountList[this.st.account(s)]!;
     if (wallet !== undefined && wallet !== a.key && wallet.toLowerCase() !== a.key) return { ok: false, code: "forbidden", orderId };
     this.endOrder(s, a, this.ledger.markets[this.st.market(s)]!, S_CANCELLED, "user_cancel", this.clock.now());

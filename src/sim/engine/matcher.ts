@@ -7,6 +7,7 @@ import type { Clock } from "../../core/clock.js";
 import type { Micros } from "../../core/money.js";
 import type { Account } from "./account.js";
 import type { Book, BookSideLevels } from "./book.js";
+import { IdIndex } from "./id-index.js";
 import type { Ledger } from "./ledger.js";
 import type { MarketState } from "./market.js";
 import {
@@ -19,7 +20,7 @@ import type { EndReason, EventSink, IdSource, OrderInfo, TradeRecord } from "./t
 
 export class Matcher implements OrderNames {
   /** @internal live orders: id -> slot. */
-  readonly orders = new Map<string, number>();
+  readonly orders: IdIndex;
   protected liveGtd = 0;
 
   constructor(
@@ -29,7 +30,9 @@ export class Matcher implements OrderNames {
     protected readonly clock: Clock,
     protected readonly ids: IdSource,
     protected readonly sink: EventSink | undefined,
-  ) {}
+  ) {
+    this.orders = new IdIndex(st.ids);
+  }
 
   wallet(accountIndex: number): string {
     return this.ledger.accountList[accountIndex]!.key;
@@ -129,7 +132,7 @@ export class Matcher implements OrderNames {
     const st = this.st;
     if (st.filled(s) !== 0n) this.ledger.trimLocks(s, a, m);
     book.append(s, side);
-    this.orders.set(st.ids[s]!, s);
+    this.orders.add(s);
     st.setWPrev(s, NIL);
     st.setWNext(s, a.ordHead);
     if (a.ordHead !== NIL) st.setWPrev(a.ordHead, s);
@@ -144,7 +147,7 @@ export class Matcher implements OrderNames {
     const st = this.st;
     if (st.isResting(s)) {
       m.bookOf(st.outcome(s)).remove(s, st.bookSide(s));
-      this.orders.delete(st.ids[s]!);
+      this.orders.delete(st.ids[s]!, s);
       const p = st.wPrev(s);
       const n = st.wNext(s);
       if (p === NIL) a.ordHead = n;
