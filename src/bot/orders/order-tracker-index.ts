@@ -186,9 +186,11 @@ export class OrderIndex {
   prune(beforeTs: number): number {
     let n = 0;
     for (const r of this.terminal) {
+      // Time first: most records are too young, and the bigint comparison below is the costly
+      // test under V8 (a runtime call), several times the rest of the loop when it runs for all.
+      if ((r.lastServerTs ?? r.createdAtMs) >= beforeTs) continue;
       if (r.needsRead !== undefined) continue;
       if (!r.finalConfirmed && r.filledQty > r.tradeQty) continue;
-      if ((r.lastServerTs ?? r.createdAtMs) >= beforeTs) continue;
       this.terminal.delete(r);
       this.orders.delete(r.clientOrderId);
       this.byHash.delete(r.orderHash.toLowerCase());
