@@ -19,6 +19,17 @@ export interface Clock {
   clearInterval(handle: TimerHandle | undefined): void;
   /** Resolves after `ms`; rejects with the signal's reason if aborted first. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * A turn of the event loop, for long runs of work that should let I/O and timers in between
+   * (live: a macrotask; undefined when there is nothing to yield to, as on a VirtualClock, where
+   * the caller goes straight on and the order of events stays what it was).
+   */
+  turn?(): Promise<void> | undefined;
+}
+
+/** Let the event loop take a turn when the clock has one to give (see Clock.turn). */
+export function takeTurn(clock: Clock): Promise<void> | undefined {
+  return clock.turn?.();
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -50,6 +61,10 @@ export const MAX_TIMER_DELAY_MS = 2_147_483_647;
 export class RealClock implements Clock {
   private nextId = 1;
   private readonly timers = new Map<number, NodeJS.Timeout>();
+
+  turn(): Promise<void> {
+    return new Promise<void>((resolve) => setImmediate(resolve));
+  }
 
   now(): number {
     return Date.now();

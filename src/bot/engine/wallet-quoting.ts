@@ -10,7 +10,7 @@
  * reaches the wire without waiting for a timer. This is the hot path (trigger -> pump -> cycle ->
  * executor.execute): keep it free of extra awaits and allocations.
  */
-import type { TimerHandle } from "../../core/clock.js";
+import { takeTurn, type TimerHandle } from "../../core/clock.js";
 import type { BookSnapshot } from "../market/market-data.js";
 import { signingMarketOf } from "../market/market-registry.js";
 import type { OrderTracker } from "../orders/order-tracker.js";
@@ -122,7 +122,16 @@ export class WalletQuoting {
   private async pump(): Promise<void> {
     this.pumping = true;
     try {
+      let first = true;
       while (this.p.check.on && this.dirty.size > 0) {
+        // Live, a run of markets to cycle lets the event loop in between them (Clock.turn):
+        // cycles whose plans are empty never await, and a wallet's whole refresh was one task.
+        if (!first) {
+          const turn = takeTurn(this.p.clock);
+          if (turn !== undefined) await turn;
+          if (!this.p.check.on || this.dirty.size === 0) break;
+        }
+        first = false;
         const [symbol, why] = this.dirty.entries().next().value as [string, CycleTrigger];
         this.dirty.delete(symbol);
         try {

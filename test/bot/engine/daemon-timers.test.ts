@@ -135,3 +135,27 @@ describe("one-off timers and stop", () => {
     expect(calls).toEqual(["timeline:clear"]);
   });
 });
+
+describe("a clock that gives turns (live)", () => {
+  it("refreshes and maintains each wallet in a turn of its own, and a stop ends a walk half done", async () => {
+    const { clock, calls, timers } = setup();
+    const turns: (() => void)[] = [];
+    (clock as VirtualClock & { turn?: () => Promise<void> }).turn = () => new Promise<void>((r) => turns.push(r));
+    timers.startPeriodic();
+    await clock.advance(3_000);
+    // The refresh tick triggered w1; w2 waits for the event loop's turn.
+    expect(calls.filter((c) => c.includes("trigger"))).toEqual(["w1:trigger:timer"]);
+    expect(turns.length).toBeGreaterThan(0);
+    for (const t of turns.splice(0)) t();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(calls.filter((c) => c.includes("trigger"))).toEqual(["w1:trigger:timer", "w2:trigger:timer"]);
+    // Next tick: w1 triggered, then a stop before the turn comes: w2 is not.
+    await clock.advance(3_000);
+    timers.clear();
+    for (const t of turns.splice(0)) t();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(calls.filter((c) => c.includes("trigger"))).toEqual(["w1:trigger:timer", "w2:trigger:timer", "w1:trigger:timer"]);
+  });
+});

@@ -148,6 +148,31 @@ describe("WalletQuoting", () => {
     expect(w.observer.of("cycle").map((e) => e.trigger)).toEqual(["book", "fill"]);
   });
 
+  it("live (a clock that gives turns), the next market's cycle waits for a turn of the event loop; on a VirtualClock it does not", async () => {
+    const w = world();
+    const turns: (() => void)[] = [];
+    (w.clock as VirtualClock & { turn?: () => Promise<void> }).turn = () => new Promise<void>((r) => turns.push(r));
+    w.q.begin();
+    w.q.trigger(SYMBOL, "book");
+    w.q.trigger("OTHER", "timer");
+    expect(w.calls).toHaveLength(1);
+    w.calls[0]!.resolve({});
+    await w.flush();
+    expect(w.observer.of("cycle").map((e) => e.marketId)).toEqual([SYMBOL]);
+    expect(turns).toHaveLength(1);
+    turns[0]!();
+    await w.q.idle();
+    expect(w.observer.of("cycle").map((e) => e.marketId)).toEqual([SYMBOL, "OTHER"]);
+
+    const v = world();
+    v.q.begin();
+    v.q.trigger(SYMBOL, "book");
+    v.q.trigger("OTHER", "timer");
+    v.calls[0]!.resolve({});
+    await v.flush();
+    expect(v.observer.of("cycle").map((e) => e.marketId)).toEqual([SYMBOL, "OTHER"]);
+  });
+
   it("pauses quoting on an onboarding wait in the report: the market is pulled until it ends, then cycled again", async () => {
     const w = world();
     w.q.begin();
