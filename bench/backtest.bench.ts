@@ -21,6 +21,11 @@ import { DEFAULT_STEP_MS, prepareBacktest, runPrepared } from "../src/backtest/i
 
 const HOURS = Number(process.env.BENCH_BACKTEST_HOURS ?? 2);
 
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+}
+
 async function flowOnly(durationMs: number, stepMs: number, startMs: number): Promise<{ wallMs: number; trades: number }> {
   const config = loadConfig(defaultDemoConfigPath());
   if (config.mode !== "simulator") throw new Error("the demo config is not in simulator mode");
@@ -39,8 +44,10 @@ export async function run(): Promise<void> {
   const prepared = prepareBacktest({ configPath: defaultDemoConfigPath(), durationMs });
   const base = await flowOnly(durationMs, DEFAULT_STEP_MS, prepared.startMs);
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const report = await runPrepared(prepared);
   const wallMs = performance.now() - t0;
+  const cpuMs = cpuSince(c0);
   const speed = HOURS / (wallMs / 1000);
   const baseSpeed = HOURS / (base.wallMs / 1000);
   console.log(
@@ -52,8 +59,10 @@ export async function run(): Promise<void> {
 
   const unsigned = prepareBacktest({ configPath: defaultDemoConfigPath(), durationMs, signatures: "off" });
   const t1 = performance.now();
+  const c1 = process.cpuUsage();
   const off = await runPrepared(unsigned);
   const offWallMs = performance.now() - t1;
+  const offCpuMs = cpuSince(c1);
   const onX = durationMs / wallMs;
   const offX = durationMs / offWallMs;
   const same = JSON.stringify(off.totals) === JSON.stringify(report.totals) && JSON.stringify(off.markets) === JSON.stringify(report.markets);
@@ -61,6 +70,8 @@ export async function run(): Promise<void> {
     `# signatures off: ${(offWallMs / 1000).toFixed(1)} s wall (${off.totals.fills.count} fills, ${off.totals.orders.placed} orders, consistency ${off.consistency.ok ? "OK" : "FAILED"}); ` +
       `totals and markets ${same ? "equal to" : "DIFFERENT from"} the signed run's; targets >= 1000x off, >= 330x on`,
   );
+  // CPU time of this process (all its threads): what the run costs, whatever else loads the machine.
+  console.log(`# by CPU time: on ${(cpuMs / 1000).toFixed(1)} s = ${(durationMs / cpuMs).toFixed(1)}x, off ${(offCpuMs / 1000).toFixed(1)} s = ${(durationMs / offCpuMs).toFixed(1)}x, ratio ${(cpuMs / offCpuMs).toFixed(3)}`);
   console.log(`BENCH backtest_real_time_multiple_signatures_on ${onX.toFixed(1)} x`);
   console.log(`BENCH backtest_real_time_multiple_signatures_off ${offX.toFixed(1)} x ratio=${(offX / onX).toFixed(3)}`);
 }
