@@ -6,6 +6,7 @@
 const LAYERS = [
   "src/cli",
   "src/backtest",
+  "src/record",
   "src/bot",
   "src/metrics",
   "src/api",
@@ -17,6 +18,7 @@ const LAYERS = [
   "src/config",
   "strategies",
   "src/log",
+  "src/data",
   "src/core",
 ];
 
