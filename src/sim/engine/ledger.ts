@@ -271,8 +271,9 @@ export class Ledger {
       const fee = m.maxFee(q);
       const i = a.index;
       const locked = this.locked[i]!;
-      if (this.cash[i]! - locked < cash + fee) return false;
-      this.locked[i] = locked + cash + fee;
+      const need = cash + fee;
+      if (this.cash[i]! - locked < need) return false;
+      this.locked[i] = locked + need;
       st.setLockCash(s, cash);
       st.setLockFee(s, fee);
       return true;

@@ -17,7 +17,9 @@ export type MarketPhase = "open" | "halted" | "resolved" | "voided";
  * Equality with the amounts.ts functions is asserted by test/sim/engine/engine.fees.test.ts.
  */
 const FILL_FEE_DEN = 10_000_000_000n;
+const FILL_FEE_ROUND = FILL_FEE_DEN - 1n;
 const MAX_FEE_DEN = 40_000n;
+const MAX_FEE_ROUND = MAX_FEE_DEN - 1n;
 
 export class MarketState {
   readonly binary: boolean;
@@ -56,11 +58,11 @@ export class MarketState {
 
   /** maxTakerFee(qty, feeRateBps) of src/core/amounts.ts (the fund lock of a BUY). */
   maxFee(qty: bigint): bigint {
-    return (this.feeBps * qty + MAX_FEE_DEN - 1n) / MAX_FEE_DEN;
+    return (this.feeBps * qty + MAX_FEE_ROUND) / MAX_FEE_DEN;
   }
 
   /** takerFee(price of tick t, qty, feeRateBps) of src/core/amounts.ts. */
   fillFee(t: number, qty: bigint): bigint {
-    return (this.feeNum[t]! * qty + FILL_FEE_DEN - 1n) / FILL_FEE_DEN;
+    return (this.feeNum[t]! * qty + FILL_FEE_ROUND) / FILL_FEE_DEN;
   }
 }

@@ -11,7 +11,7 @@ import { IdIndex } from "./id-index.js";
 import type { Ledger } from "./ledger.js";
 import type { MarketState } from "./market.js";
 import {
-  ASK, BID, END_REASONS, F_ASK, NIL, S_FILLED, S_PARTIAL, endReasonCode, orderInfo, type BookSide,
+  ASK, BID, END_REASONS, F_ASK, NIL, S_FILLED, S_PARTIAL, endReasonCode, isGtd, orderInfo, type BookSide,
   type OrderNames, type OrderStore,
 } from "./order.js";
 import { settleFill } from "./settle.js";
@@ -138,7 +138,7 @@ export class Matcher implements OrderNames {
     if (a.ordHead !== NIL) st.setWPrev(a.ordHead, s);
     a.ordHead = s;
     a.openOrders++;
-    if (st.expiration(s) !== 0) this.liveGtd++;
+    if (isGtd(st.flags(s))) this.liveGtd++;
     if (this.sink !== undefined) this.sink({ type: "rested", order: this.info(s) });
   }
 
@@ -154,7 +154,7 @@ export class Matcher implements OrderNames {
       else st.setWNext(p, n);
       if (n !== NIL) st.setWPrev(n, p);
       a.openOrders--;
-      if (st.expiration(s) !== 0) this.liveGtd--;
+      if (isGtd(st.flags(s))) this.liveGtd--;
     }
     this.ledger.releaseOrder(s, a, m);
     st.setStatus(s, status);

@@ -28,6 +28,14 @@ export const F_MARKET = 16;
 export const F_RESTING = 32;
 export const TIF_SHIFT = 6;
 export const TIFS: readonly TimeInForce[] = ["GTC", "GTD", "IOC", "FOK"];
+const TIF_GTD = 1;
+/**
+ * Is an order with these flags GTD (the only kind with a non-zero expiration)? Read from the int
+ * record, so ending an order does not load its times just to keep the GTD count.
+ */
+export function isGtd(flags: number): boolean {
+  return ((flags >>> TIF_SHIFT) & 3) === TIF_GTD;
+}
 
 // status codes
 export const S_FREE = 0;
