@@ -12,8 +12,13 @@
  * initial size.
  */
 
-/** 32-bit hash of a string: FNV-1a over its UTF-16 code units, then the murmur3 finaliser. */
-export function hashId(s: string): number {
+/**
+ * 32-bit hash of a string: FNV-1a over its UTF-16 code units, then the murmur3 finaliser. A key that
+ * is not a string (an untyped caller) hashes as its String() form and still only equals itself, as
+ * in a Map.
+ */
+export function hashId(key: string): number {
+  const s = typeof key === "string" ? key : String(key);
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   h ^= h >>> 16;
@@ -44,7 +49,6 @@ export class IdIndex {
 
   /** Slot of a live id, or -1. */
   get(id: string): number {
-    if (typeof id !== "string") return -1;
     const h = hashId(id);
     const t = this.t;
     const mask = this.mask;

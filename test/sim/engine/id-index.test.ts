@@ -65,10 +65,14 @@ describe("IdIndex", () => {
     expect(f.index.get(`o${40 + 2}`)).toBe(3);
   });
 
-  it("answers -1 for a non-string key instead of throwing", () => {
+  it("treats a key that is not a string as a Map would: found only as itself", () => {
     const f = fixture();
     f.put(0, "x");
+    f.put(1, "7");
+    f.put(2, 7 as unknown as string);
     expect(f.index.get(undefined as unknown as string)).toBe(-1);
+    expect(f.index.get("7")).toBe(1);
+    expect(f.index.get(7 as unknown as string)).toBe(2);
   });
 
   it.each([
