@@ -27,8 +27,9 @@ export const COMMANDS: Record<string, Command> = {
     load: async () => (await import("./backtest.js")).backtestCommand,
   },
   record: {
-    summary: "record live market data for later backtests",
-    usage: "mm record --config FILE --out FILE",
+    summary: "record market rows, order books and public trades into a data set for backtests",
+    usage: "mm record --config FILE --out DIR [--duration D] [--rotate-mb N] [--log-level L]",
+    load: async () => (await import("./record.js")).recordCommand,
   },
   "check-config": {
     summary: "validate a daemon config file (exit 0 valid, 2 invalid)",

@@ -1,0 +1,217 @@
+/**
+ * `mm record --config FILE --out DIR`: record what the platform publishes for the config's
+ * markets (rows and their changes, order books, public trades) into a data set directory
+ * (docs/backtest.md, "Recording"). A live config reads the platform at `platform.baseUrl`; a
+ * simulator config records from the embedded simulator (on its clock: `simulator.clock: virtual`
+ * with a `speed` runs faster than real time). Resumes a data set already in DIR.
+ *
+ * Ctrl-C / SIGTERM: stop polling, seal the hot segment, exit 0. Exit 1 on a runtime failure,
+ * 2 on bad flags or config.
+ */
+import { createClient, type Transport } from "../api/index.js";
+import { parseDuration } from "../backtest/duration.js";
+import { driveVirtualClock, startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
+import { ConfigError, LOG_LEVELS, loadConfig, type Config } from "../config/index.js";
+import { RealClock, VirtualClock, type Clock } from "../core/clock.js";
+import { Rng } from "../core/rng.js";
+import { DataSetWriter } from "../data/index.js";
+import { createLogger, redactSecrets } from "../log/index.js";
+import { RateGate } from "../ratelimit/index.js";
+import { Recorder } from "../record/index.js";
+
+export const USAGE = `Usage: mm record --config FILE --out DIR [--duration D] [--rotate-mb N] [--log-level L]
+
+Record market rows (and every status change), order books and public trades of the config's
+markets into the data set DIR (created, or resumed when it exists).
+
+Options:
+  --config FILE    daemon config (its markets selection and platform; mode simulator records
+                   from the embedded simulator)
+  --out DIR        data set directory
+  --duration D     stop after this long (90m, 6h, 2d, 1h30m, 45s); default: until Ctrl-C
+  --rotate-mb N    seal the segment into Parquet after N MiB of line log (default 64)
+  --log-level L    ${LOG_LEVELS.join(" | ")} (default: the config's log.level)
+
+Ctrl-C or SIGTERM seals the segment being written and exits 0.
+`;
+
+export interface RecordIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  onStopSignal: (handler: (signal: string) => void) => () => void;
+}
+
+const processIo: RecordIo = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  onStopSignal: (handler) => {
+    const onInt = (): void => handler("SIGINT");
+    const onTerm = (): void => handler("SIGTERM");
+    process.on("SIGINT", onInt);
+    process.on("SIGTERM", onTerm);
+    return () => {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+    };
+  },
+};
+
+interface Args {
+  config: string;
+  out: string;
+  durationMs: number | undefined;
+  rotateBytes: number;
+  logLevel: (typeof LOG_LEVELS)[number] | undefined;
+}
+
+export function parseRecordArgs(argv: readonly string[]): Args | string {
+  let config: string | undefined;
+  let out: string | undefined;
+  let durationMs: number | undefined;
+  let rotateBytes = 64 * 1024 * 1024;
+  let logLevel: Args["logLevel"];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const v = argv[i + 1];
+    const need = (what: string): string | undefined => (v === undefined || v.startsWith("--") ? `${a}: needs ${what}` : undefined);
+    switch (a) {
+      case "--config":
+      case "--out": {
+        const bad = need(a === "--config" ? "a FILE" : "a DIR");
+        if (bad !== undefined) return bad;
+        if (a === "--config") config = v;
+        else out = v;
+        break;
+      }
+      case "--duration": {
+        const bad = need("a duration (90m, 6h, 2d)");
+        if (bad !== undefined) return bad;
+        const d = parseDuration(v!);
+        if (typeof d === "string") return `--duration: ${d}`;
+        durationMs = d;
+        break;
+      }
+      case "--rotate-mb": {
+        const bad = need("a number of MiB");
+        if (bad !== undefined) return bad;
+        const n = Number(v);
+        if (!/^\d+(\.\d+)?$/.test(v!) || !(n > 0) || n > 65_536) return `--rotate-mb: must be a number of MiB above 0 and at most 65536 (got ${JSON.stringify(v)})`;
+        rotateBytes = Math.round(n * 1024 * 1024);
+        break;
+      }
+      case "--log-level": {
+        const bad = need("a level");
+        if (bad !== undefined) return bad;
+        if (!(LOG_LEVELS as readonly string[]).includes(v!)) return `--log-level: must be one of ${LOG_LEVELS.join(", ")} (got ${JSON.stringify(v)})`;
+        logLevel = v as Args["logLevel"];
+        break;
+      }
+      default:
+        return `unknown option ${a}`;
+    }
+    i += 1;
+  }
+  if (config === undefined) return "--config FILE is required";
+  if (out === undefined) return "--out DIR is required";
+  return { config, out, durationMs, rotateBytes, logLevel };
+}
+
+export async function recordCommand(argv: string[], io: RecordIo = processIo): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const args = parseRecordArgs(argv);
+  if (typeof args === "string") {
+    io.stderr(`mm record: ${args}\n\n${USAGE}`);
+    return 2;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(args.config);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      io.stderr(`${redactSecrets(e.message)}\n${args.config}: invalid\n`);
+      return 2;
+    }
+    throw e;
+  }
+
+  const real = new RealClock();
+  let clock: Clock = real;
+  let stopDriver: (() => void) | undefined;
+  if (config.mode === "simulator" && config.simulator.clock === "virtual") {
+    const v = new VirtualClock(real.now());
+    stopDriver = driveVirtualClock(v, config.simulator.speed ?? 1, real);
+    clock = v;
+  }
+  const logger = createLogger({ level: args.logLevel ?? config.log.level, name: "mm-record", clock });
+  let embedded: EmbeddedSimulator | undefined;
+  let recorder: Recorder | undefined;
+  let writer: DataSetWriter | undefined;
+  let unregister: (() => void) | undefined;
+  let timer: ReturnType<Clock["setTimeout"]> | undefined;
+  try {
+    let transport: Transport | undefined;
+    if (config.mode === "simulator") {
+      embedded = startEmbeddedSimulator(config, clock, logger.child({ component: "sim" }, { level: "warn" }));
+      transport = embedded.transport;
+    }
+    const gate = new RateGate({ clock, rateLimitPerMin: config.platform.rateLimitPerMin, safetyMargin: config.platform.rateSafetyMargin });
+    const client = createClient({
+      ...(transport !== undefined ? { transport } : { baseUrl: config.mode === "live" ? config.platform.baseUrl : "" }),
+      ...(config.mode === "live" ? { apiKey: config.platform.apiKey } : embedded !== undefined ? { apiKey: embedded.apiKey } : {}),
+      clock,
+      rng: new Rng(config.mode === "simulator" ? config.simulator.seed : Date.now() >>> 0),
+      gate,
+      timeoutMs: config.platform.requestTimeoutMs,
+    });
+    writer = await DataSetWriter.open({ dir: args.out, clock, rotateBytes: args.rotateBytes });
+    for (const s of writer.sealed) io.stderr(`mm record: sealed segment ${s.segment} left by an earlier run (${s.events} events, ${s.tornLines} torn line skipped)\n`);
+    const w = writer;
+    recorder = new Recorder({
+      client,
+      room: (m, p) => gate.remainingFor(m, p),
+      clock,
+      sink: { append: (e) => w.append(e) },
+      log: logger.child({ component: "record" }),
+      selection: { ...config.markets, walletMarkets: config.wallets.flatMap((x) => x.markets ?? []) },
+    });
+
+    let requested: ((why: string) => void) | undefined;
+    const stop = new Promise<string>((resolve) => (requested = resolve));
+    unregister = io.onStopSignal((signal) => {
+      io.stderr(`mm record: ${signal}: sealing and stopping\n`);
+      requested!(signal);
+    });
+    if (args.durationMs !== undefined) timer = clock.setTimeout(() => requested!("duration"), args.durationMs);
+    await recorder.start();
+    io.stdout(`mm record: recording ${recorder.symbols.length} markets (${recorder.symbols.join(", ")}) into ${args.out}; Ctrl-C to stop\n`);
+    const why = await stop;
+    recorder.stop();
+    const sealed = writer.close();
+    writer = undefined;
+    const c = recorder.counters;
+    io.stdout(
+      `mm record: stopped (${why}): ${c.books} books, ${c.trades} trades (${c.duplicates} duplicates dropped), ${c.gaps} gaps, ${c.marketEvents} market rows, ${c.errors} read errors; ` +
+        `${sealed === undefined ? "nothing to seal" : `segment ${sealed.segment} sealed (${sealed.events} events)`}\n`,
+    );
+    return 0;
+  } catch (e) {
+    io.stderr(`mm record: ${redactSecrets(e instanceof Error ? e.message : String(e))}\n`);
+    return 1;
+  } finally {
+    clock.clearTimeout(timer);
+    recorder?.stop();
+    try {
+      writer?.close();
+    } catch (e) {
+      io.stderr(`mm record: sealing failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
+    unregister?.();
+    embedded?.stop();
+    stopDriver?.();
+  }
+}
+
+export default recordCommand;
