@@ -115,8 +115,17 @@ export class OrderStore {
       if (this.top === this.cap) this.grow();
       s = this.top++;
     }
+    // Eight stores rather than big.fill(0n, b, b + 8): the builtin costs about 100 ns a call here.
+    const big = this.big;
     const b = s << B_SHIFT;
-    this.big.fill(0n, b, b + 8);
+    big[b] = 0n;
+    big[b + 1] = 0n;
+    big[b + 2] = 0n;
+    big[b + 3] = 0n;
+    big[b + 4] = 0n;
+    big[b + 5] = 0n;
+    big[b + 6] = 0n;
+    big[b + 7] = 0n;
     const i = s << I_SHIFT;
     this.i32[i + I_PREV] = NIL;
     this.i32[i + I_NEXT] = NIL;
