@@ -2,10 +2,11 @@
  * Parquet in and out for sealed segments.
  *
  * Writing: hyparquet-writer (pure JS, no native code), every column REQUIRED, one row group,
- * SNAPPY pages; integers and money DELTA_BINARY_PACKED or PLAIN as `ENCODING` says, strings
- * dictionary-encoded when that pays (the writer's rule).
+ * uncompressed pages (SNAPPY on request: smaller, slower to decode); integers and money PLAIN
+ * (DELTA_BINARY_PACKED for `ColumnSpec.delta` columns), strings dictionary-encoded when that pays
+ * (the writer's rule).
  *
- * Reading: hyparquet's general reader decodes about 50,000 books a second here (docs/backtest.md,
+ * Reading: hyparquet's general reader decodes about 20,000 books a second here (docs/backtest.md,
  * "Recording"), far from the 2,000,000 events a second a replay needs. So `readTable` walks the
  * column chunks itself, into typed arrays: it takes the footer from hyparquet (`parquetMetadata`)
  * and decodes the pages our writer makes (data page v2, no levels, PLAIN, DELTA_BINARY_PACKED or
@@ -51,9 +52,9 @@ function schemaElement(s: ColumnSpec): SchemaElement {
 }
 
 /**
- * How each column type is encoded (bench/data.bench.ts): PLAIN numbers decode as a copy into a
- * typed array; hyparquet's DELTA_BINARY_PACKED decoder works in bigint and ran 4x slower here, so
- * it is kept for the columns our reader never decodes (`ColumnSpec.delta`).
+ * How each column type is encoded (bench/data.bench.ts, docs/backtest.md "Recording"): PLAIN
+ * numbers decode as a copy into a typed array; hyparquet's DELTA_BINARY_PACKED decoder works in
+ * bigint, so DELTA is kept for the columns our reader never decodes (`ColumnSpec.delta`).
  */
 export const ENCODING: Readonly<Record<ColumnType, ColumnSource["encoding"]>> = {
   i32: "PLAIN",
