@@ -169,11 +169,13 @@ export async function boot(opts: BootOptions = {}): Promise<Conformance> {
       saltSource: salts,
       defaultFeeRateBps: 100,
     });
-    tamper?.(built.struct);
-    const { signature } = await signer.signOrder(built.struct, built.domain);
+    // buildOrder's result is frozen: tests tamper with (and send) a copy of it.
+    const copy = { ...built, struct: { ...built.struct } };
+    tamper?.(copy.struct);
+    const { signature } = await signer.signOrder(copy.struct, copy.domain);
     // placeOrderBody reads built.struct, so a tampered struct is what the body carries.
-    const body: Json = placeOrderBody(built, { signature, ...(clientOrderId !== undefined ? { clientOrderId } : {}), ...(maker !== undefined ? { maker } : {}) });
-    return { body, built, signature };
+    const body: Json = placeOrderBody(copy, { signature, ...(clientOrderId !== undefined ? { clientOrderId } : {}), ...(maker !== undefined ? { maker } : {}) });
+    return { body, built: copy, signature };
   };
 
   return {

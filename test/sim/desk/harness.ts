@@ -133,7 +133,7 @@ export function setup(opts: { faults?: ScenarioFault[]; sim?: Partial<SimulatorO
     if (m === undefined) throw new Error(`no market ${o.symbol}`);
     const s = sim.platform.settings;
     const { symbol: _s, price, quantity, clientOrderId, tamper, maker, ...intent } = o;
-    const built = buildOrder({
+    const frozen = buildOrder({
       contracts: { chainId: s.chainId, domain: s.domain, exchange: s.contracts.exchange },
       market: { symbol: m.symbol, outcomeTokenIds: m.outcomeTokenIds, feeTakerBps: m.feeTakerBps, negRiskEligible: m.negRiskEligible },
       defaultFeeRateBps: s.defaultFeeTakerBps,
@@ -142,6 +142,8 @@ export function setup(opts: { faults?: ScenarioFault[]; sim?: Partial<SimulatorO
       vault: wallets[w]!.vault,
       saltSource: salts,
     });
+    // buildOrder's result is frozen: tests tamper with (and send) a copy of it.
+    const built = { ...frozen, struct: { ...frozen.struct } };
     if (tamper) {
       tamper(built.struct);
       built.orderHash = orderDigest(built.struct, built.domain);
