@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../../src/config/index.js";
-import type { DataEvent, NewEvent } from "../../../src/data/events.js";
+import type { NewEvent } from "../../../src/data/events.js";
 import { Levels } from "../../../src/data/levels.js";
 import { runFastBacktest, type FastSource } from "../../../src/backtest/fast/engine.js";
 import { constantLatency } from "../../../src/backtest/models/latency.js";
