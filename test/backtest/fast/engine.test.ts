@@ -115,5 +115,8 @@ describe("the fast engine", () => {
     const b = runFastBacktest({ config: config(), source: source(mk()), latency: constantLatency(20, 20), queue: { kind: "prob-power", n: 2 }, seed: 7 });
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     expect(a.totals.fills).toBeGreaterThan(0);
+    // The rate windows roll with the engine's time: quoting goes on past the first second's room.
+    expect(a.orders.placed).toBeGreaterThan(100);
+    expect(a.orders.rateDeferred).toBe(0);
   });
 });

@@ -1,0 +1,149 @@
+/**
+ * The fast engine (src/backtest/fast/engine.ts): market events per second replayed with the
+ * `ladder` strategy attached (one wallet, 6 binary markets, both outcomes' books every 250 ms of
+ * virtual time, a public trade about every second per market), against a bare decode-and-dispatch
+ * loop over the same in-memory events (a switch on the kind touching each event's fields) measured
+ * in the same run: ratio = engine events/s / bare loop events/s.
+ *
+ * The events are generated before timing (a seeded random walk of each market's mid, 3 levels a
+ * side), so both figures exclude decoding from storage (bench/data.bench.ts measures that).
+ * Time is process CPU time. BENCH_FAST_EVENTS (default 600,000) sets the number of events.
+ */
+import { parseConfig } from "../src/config/index.js";
+import { Rng } from "../src/core/rng.js";
+import type { DataEvent } from "../src/data/events.js";
+import { Levels } from "../src/data/levels.js";
+import { runFastBacktest } from "../src/backtest/fast/engine.js";
+import { constantLatency } from "../src/backtest/models/latency.js";
+
+const N = Number(process.env["BENCH_FAST_EVENTS"] ?? 600_000);
+const T0 = Date.UTC(2026, 5, 1, 12);
+const SYMBOLS = ["M1", "M2", "M3", "M4", "M5", "M6"];
+
+function row(symbol: string): string {
+  const iso = new Date(T0).toISOString();
+  return JSON.stringify({
+    id: "00000000-0000-4000-8000-00000000000" + SYMBOLS.indexOf(symbol),
+    eventId: "00000000-0000-4000-8000-000000000001",
+    symbol,
+    slug: symbol.toLowerCase(),
+    title: symbol,
+    groupItemTitle: null,
+    conditionId: null,
+    questionId: null,
+    yesTokenId: "11",
+    noTokenId: "12",
+    outcomeTokenIds: ["11", "12"],
+    status: "OPEN",
+    currentReviewRound: 0,
+    outcomeCount: 2,
+    outcomeLabels: ["Yes", "No"],
+    feeTakerBps: 100,
+    tradingWindow: { preMarketStartsAt: null, opensAt: new Date(T0 - 3_600_000).toISOString(), closesAt: new Date(T0 + 90 * 86_400_000).toISOString() },
+    kickoff: null,
+    resolutionWindowHours: null,
+    lifecycle: { closedAt: null, pausedAt: null, resolvedAt: null, voidedAt: null },
+    payoutNumerators: null,
+    officialDataSource: null,
+    sourceMatchId: null,
+    negRiskEligible: false,
+    isNewMarketType: false,
+    createdAt: iso,
+    updatedAt: iso,
+    outcomePrices: [null, null],
+    chances: ["0.5", "0.5"],
+    vertical: null,
+    marketType: null,
+    crypto: null,
+  });
+}
+
+function events(n: number): DataEvent[] {
+  const rng = new Rng(11);
+  const out: DataEvent[] = [];
+  let seq = 0;
+  for (const s of SYMBOLS) out.push({ kind: "market", seq: ++seq, ts: T0, symbol: s, status: "OPEN", row: row(s) });
+  const mids = SYMBOLS.map(() => 500);
+  let ts = T0;
+  let tid = 0;
+  const lv = (ticks: number[]) => Levels.of(ticks.map((t) => [BigInt(t) * 1000n, BigInt(rng.range(20, 200)) * 1_000_000n] as const));
+  while (out.length < n) {
+    ts += 250;
+    SYMBOLS.forEach((s, i) => {
+      mids[i] = Math.min(900, Math.max(100, mids[i]! + (rng.bool() ? 1 : -1) * rng.range(0, 2)));
+      const m = mids[i];
+      out.push({ kind: "book", seq: ++seq, ts, symbol: s, outcome: 0, serverTs: ts, bids: lv([m - 5, m - 6, m - 7]), asks: lv([m + 5, m + 6, m + 7]) });
+      out.push({ kind: "book", seq: ++seq, ts, symbol: s, outcome: 1, serverTs: ts, bids: lv([1000 - m - 5, 1000 - m - 6, 1000 - m - 7]), asks: lv([1000 - m + 5, 1000 - m + 6, 1000 - m + 7]) });
+      if (rng.range(0, 3) === 0) {
+        const buy = rng.bool();
+        out.push({ kind: "trade", seq: ++seq, ts: ts + 10, id: `t${++tid}`, symbol: s, outcome: 0, side: buy ? "BUY" : "SELL", price: BigInt(buy ? m + 5 : m - 5) * 1000n, quantity: BigInt(rng.range(1, 30)) * 1_000_000n, tradeTs: ts + 10 });
+      }
+    });
+  }
+  return out;
+}
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** The bare loop: dispatch on the kind and read what a handler would read. */
+function bare(evs: readonly DataEvent[]): number {
+  let acc = 0;
+  for (const e of evs) {
+    switch (e.kind) {
+      case "book":
+        acc += e.bids.length + e.asks.length + (e.bids.length > 0 ? Number(e.bids.price(0) & 1n) : 0);
+        break;
+      case "trade":
+        acc += Number(e.quantity & 1n);
+        break;
+      default:
+        acc += 1;
+    }
+  }
+  return acc;
+}
+
+export function run(): Promise<void> {
+  const evs = events(N);
+  const config = parseConfig(
+    `mode: simulator
+instance: { id: bench }
+wallets: [{ name: w0 }]
+markets: { maxMarkets: 6 }
+strategy: { name: ladder, params: {} }
+quoting: { refreshMs: 1000, priceToleranceTicks: 1 }
+risk: { maxOrderSize: "50", maxPositionPerMarket: "300", maxNotionalPerWallet: "1000", maxNotionalTotal: "3000", dailyLossLimit: "250" }
+log: { level: silent }
+`,
+    "bench.yaml",
+    {},
+  );
+  const source = () => {
+    let i = 0;
+    return { describe: "bench", next: () => evs[i++] };
+  };
+  // Warm-up of both on a slice.
+  bare(evs);
+  runFastBacktest({ config, source: (() => { let i = 0; const part = evs.slice(0, 50_000); return { describe: "warm", next: () => part[i++] }; })(), latency: constantLatency(20, 20), queue: { kind: "risk-averse" }, seed: 1 });
+  const b: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    const t0 = cpuMs();
+    bare(evs);
+    b.push(cpuMs() - t0);
+  }
+  b.sort((x, y) => x - y);
+  const bareRate = evs.length / (b[2]! / 1000);
+  const t0 = cpuMs();
+  const report = runFastBacktest({ config, source: source(), latency: constantLatency(20, 20), queue: { kind: "risk-averse" }, seed: 1 });
+  const ms = cpuMs() - t0;
+  const rate = evs.length / (ms / 1000);
+  const virtualMs = (report.lastTs ?? 0) - (report.firstTs ?? 0);
+  console.log(`# fast engine: ${evs.length} events, ${report.cycles} cycles, ${report.orders.placed} orders placed, ${report.totals.fills} fills, net ${report.totals.net}, ${(virtualMs / 3_600_000).toFixed(1)} virtual h in ${(ms / 1000).toFixed(2)} s CPU`);
+  console.log(`BENCH fast_engine_bare_dispatch_events_per_sec ${Math.round(bareRate)} events/s`);
+  console.log(`BENCH fast_engine_events_per_sec ${Math.round(rate)} events/s ratio=${(rate / bareRate).toFixed(4)}`);
+  console.log(`BENCH fast_engine_real_time_multiple ${Math.round(virtualMs / ms)} x`);
+  return Promise.resolve();
+}
