@@ -2,12 +2,14 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { VirtualClock } from "../../../src/core/clock.js";
 import { formatMicros } from "../../../src/core/money.js";
 import { DataSetWriter, Levels, toLine, type DataEvent, type NewEvent } from "../../../src/data/index.js";
 import { recordedSource, SyntheticSource, syntheticSource, type MarketDataSource, type RecordedSource } from "../../../src/backtest/fast/sources.js";
 import { Pipeline } from "../../../src/sim/http/pipeline.js";
 import { allRoutes } from "../../../src/sim/http/routes/index.js";
 import { defaultScenarioPath, loadScenario } from "../../../src/sim/platform/index.js";
+import { Simulator } from "../../../src/sim/simulator.js";
 import { MARKET_STATUSES } from "../../../src/wire/enums.js";
 
 const scenario = loadScenario(defaultScenarioPath());
@@ -222,5 +224,29 @@ describe("recordedSource", () => {
     expect(back.length).toBe(synth.length);
     expect(back.map(text)).toEqual(synth.map(text));
     expect(w.sealed.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("StepClock", () => {
+  it("drives the simulator as VirtualClock does: same trades and books after the same steps", async () => {
+    const src = new SyntheticSource({ scenario, seed: 13, startMs: START, durationMs: 60_000 });
+    drain(src);
+    const clock = new VirtualClock(START);
+    const sim = new Simulator(scenario, { clock, seed: 13, startMs: START, verifySignatures: false, pepper: new Uint8Array(32), recoveryCache: null });
+    sim.start();
+    for (let t = 0; t < 60_000; t += 250) await clock.advance(250);
+    sim.stop();
+    const trades = (s: Simulator) => {
+      const log = s.engine.ledger.tradeLog;
+      return Array.from({ length: log.count }, (_, i) => {
+        const t = log.get(i);
+        return `${t.id} ${t.marketId} ${t.outcome} ${t.side} ${t.price} ${t.quantity} ${t.createdAtMs}`;
+      });
+    };
+    expect(trades(src.sim).length).toBeGreaterThan(20);
+    expect(trades(sim)).toEqual(trades(src.sim));
+    for (const m of sim.platform.catalogue.markets("all")) {
+      for (let o = 0; o < m.outcomeCount; o++) expect(sim.engine.book(m.symbol, o, 50)).toEqual(src.sim.engine.book(m.symbol, o, 50));
+    }
   });
 });
