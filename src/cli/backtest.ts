@@ -29,8 +29,14 @@ import {
   type PreparedBacktest,
   type SignatureMode,
 } from "../backtest/index.js";
+import { runFastBacktest } from "../backtest/fast/engine.js";
+import { recordedSource, syntheticSource } from "../backtest/fast/sources.js";
+import { fastReportJson, formatFastSummary } from "../backtest/fast/summary.js";
+import { constantLatency } from "../backtest/models/latency.js";
+import { queueSpecProblem, type QueueModelSpec } from "../backtest/models/queue.js";
 
 export const USAGE = `Usage: mm backtest [--config FILE] [--scenario FILE] [--duration D] [--seed N] [--out FILE] [--signatures on|off]
+                   [--engine full|fast] [--data DIR] [--queue MODEL] [--latency ENTRY_MS,RESPONSE_MS]
 
 Run the market-maker daemon (the same config file and strategy code as \`mm run\`) against the
 platform simulator in virtual time, as fast as the machine allows, and report fills, fees, PnL,
@@ -48,6 +54,15 @@ Options:
                     signature verification and the daemon signs nothing (faster; same matching,
                     fills and PnL; the report says signatures off). Backtests only: \`mm run\`
                     always signs
+  --engine E        full (default): the whole daemon against the simulator, through HTTP
+                    semantics, JSON and signatures; fast: the daemon's decision core (strategy,
+                    risk limits, reconciler, order states, fills, inventory, rate buckets) against
+                    an exchange model of the recorded or synthetic books, with latency and a
+                    queue-position model (docs/backtest.md, "The fast engine")
+  --data DIR        fast engine: replay a data set recorded by \`mm record\` (default: the
+                    scenario's synthetic flow for --duration)
+  --queue MODEL     fast engine: risk-averse (default), prob-power:N, prob-log, prob-power-fraction:N
+  --latency E,R     fast engine: order-entry and response latency in ms (default 20,20)
   -h, --help        this text
 
 Prints a summary per market. Exit status: 0 success; 1 runtime failure, or a report with
@@ -83,9 +98,16 @@ interface Args {
   seed?: number;
   out?: string;
   signatures?: SignatureMode;
+  engine?: "full" | "fast";
+  data?: string;
+  queue?: QueueModelSpec;
+  latency?: { entryMs: number; responseMs: number };
 }
 
-const FLAGS = ["--config", "--scenario", "--duration", "--seed", "--out", "--signatures"] as const;
+const DEFAULT_QUEUE: QueueModelSpec = { kind: "risk-averse" };
+const DEFAULT_LATENCY = { entryMs: 20, responseMs: 20 };
+
+const FLAGS = ["--config", "--scenario", "--duration", "--seed", "--out", "--signatures", "--engine", "--data", "--queue", "--latency"] as const;
 type Flag = (typeof FLAGS)[number];
 
 function isFlag(a: string): a is Flag {
@@ -109,7 +131,37 @@ const CHECKS: Record<Flag, (v: string) => string | undefined> = {
     return undefined;
   },
   "--signatures": (v) => ((SIGNATURE_MODES as readonly string[]).includes(v) ? undefined : `expected on or off (got ${JSON.stringify(v)})`),
+  "--engine": (v) => (v === "full" || v === "fast" ? undefined : `expected full or fast (got ${JSON.stringify(v)})`),
+  "--data": (v) => (existsSync(v) && statSync(v).isDirectory() ? undefined : `no such directory: ${v}`),
+  "--queue": (v) => {
+    const q = parseQueue(v);
+    return typeof q === "string" ? q : undefined;
+  },
+  "--latency": (v) => {
+    const l = parseLatency(v);
+    return typeof l === "string" ? l : undefined;
+  },
 };
+
+/** `risk-averse`, `prob-power:N`, `prob-log`, `prob-power-fraction:N`. */
+function parseQueue(v: string): QueueModelSpec | string {
+  const [kind, arg] = v.split(":", 2);
+  const n = arg === undefined ? Number.NaN : Number(arg);
+  let spec: QueueModelSpec | undefined;
+  if (kind === "risk-averse" && arg === undefined) spec = { kind: "risk-averse" };
+  else if (kind === "prob-log" && arg === undefined) spec = { kind: "prob-log" };
+  else if (kind === "prob-power" && arg !== undefined) spec = { kind: "prob-power", n };
+  else if (kind === "prob-power-fraction" && arg !== undefined) spec = { kind: "prob-power-fraction", n };
+  if (spec === undefined) return `expected risk-averse, prob-power:N, prob-log or prob-power-fraction:N (got ${JSON.stringify(v)})`;
+  return queueSpecProblem(spec) ?? spec;
+}
+
+/** `E,R` (ms, whole numbers): order entry and response latency. */
+function parseLatency(v: string): { entryMs: number; responseMs: number } | string {
+  const m = /^(\d{1,6}),(\d{1,6})$/.exec(v);
+  if (m === null) return `expected ENTRY_MS,RESPONSE_MS, whole ms (got ${JSON.stringify(v)})`;
+  return { entryMs: Number(m[1]), responseMs: Number(m[2]) };
+}
 
 function fileProblem(v: string): string | undefined {
   if (!existsSync(v)) return `no such file: ${v}`;
@@ -138,6 +190,13 @@ export function parseBacktestArgs(argv: readonly string[]): Args | string {
     seen.set(name, value);
   }
   const out: Args = { durationMs: parseDuration(seen.get("--duration") ?? DEFAULT_DURATION) as number };
+  if (seen.has("--engine")) out.engine = seen.get("--engine") as "full" | "fast";
+  if (seen.has("--queue")) out.queue = parseQueue(seen.get("--queue")!) as QueueModelSpec;
+  if (seen.has("--latency")) out.latency = parseLatency(seen.get("--latency")!) as { entryMs: number; responseMs: number };
+  if (seen.has("--data")) out.data = seen.get("--data")!;
+  if (out.engine !== "fast") {
+    for (const f of ["--data", "--queue", "--latency"] as const) if (seen.has(f)) return `${f} is for --engine fast (the full engine replays no data set yet)`;
+  } else if (seen.has("--signatures")) return "--signatures is for --engine full (the fast engine signs nothing)";
   if (seen.has("--config")) out.config = seen.get("--config")!;
   if (seen.has("--scenario")) out.scenario = seen.get("--scenario")!;
   if (seen.has("--seed")) out.seed = Number(seen.get("--seed"));
@@ -202,6 +261,7 @@ export async function backtestCommand(argv: string[], io: BacktestIo = processIo
   }
   if (typeof prepared === "number") return prepared;
 
+  if (args.engine === "fast") return runFast(args, prepared, io);
   const showProgress = io.progress ?? true;
   io.stderr(`mm backtest: ${formatDuration(prepared.durationMs)} of virtual time, ${prepared.config.wallets.length} wallet(s), strategy ${prepared.config.strategy.name}, seed ${prepared.seed}${prepared.signatures === "off" ? ", signatures off" : ""}\n`);
   try {
@@ -226,6 +286,41 @@ export async function backtestCommand(argv: string[], io: BacktestIo = processIo
     if (!report.ok) {
       io.stderr(`mm backtest: FAILED: ${report.problems.join("; ")}\n`);
       return 1;
+    }
+    return 0;
+  } catch (e) {
+    io.stderr(`mm backtest: run failed: ${redactSecrets(e instanceof Error ? e.message : String(e))}\n`);
+    return 1;
+  }
+}
+
+/** `--engine fast`: the decision core against the exchange model, over recorded or synthetic data. */
+async function runFast(args: Args, prepared: PreparedBacktest, io: BacktestIo): Promise<number> {
+  try {
+    const source =
+      args.data !== undefined
+        ? await recordedSource(args.data)
+        : syntheticSource({ scenario: prepared.scenario, seed: prepared.seed, startMs: prepared.startMs, durationMs: prepared.durationMs, name: prepared.scenarioPath });
+    const queue = args.queue ?? DEFAULT_QUEUE;
+    const latency = args.latency ?? DEFAULT_LATENCY;
+    io.stderr(`mm backtest: fast engine, ${source.describe}, strategy ${prepared.config.strategy.name}, queue ${queue.kind}, latency ${latency.entryMs}+${latency.responseMs} ms\n`);
+    const report = runFastBacktest({
+      config: prepared.config,
+      source,
+      latency: constantLatency(latency.entryMs, latency.responseMs),
+      queue,
+      seed: prepared.seed,
+    });
+    const summary = formatFastSummary(report);
+    if (args.out === STDOUT) {
+      io.stderr(summary);
+      io.stdout(fastReportJson(report));
+    } else {
+      io.stdout(summary);
+      if (args.out !== undefined) {
+        writeFileSync(args.out, fastReportJson(report));
+        io.stdout(`report: ${args.out}\n`);
+      } else io.stdout("report: not written (use --out FILE, or --out - for stdout)\n");
     }
     return 0;
   } catch (e) {

@@ -406,9 +406,11 @@ export class FastEngine {
     }
     const live = this.tracker.liveOrders(symbol);
     const inventory = this.inventory.positionViews(WALLET, symbol);
+    const walletName = c.wallets[0]?.name ?? "w0";
+    // Exposure is keyed by wallet name, as the daemon's risk keys it.
     const exposure = new RiskSnapshot(
       [...this.markets.keys()].map((s) => ({
-        wallet: WALLET,
+        wallet: walletName,
         market: s,
         outcomeCount: this.markets.get(s)!.outcomeCount,
         positions: s === symbol ? inventory : this.inventory.positionViews(WALLET, s),
@@ -429,7 +431,7 @@ export class FastEngine {
       exposure,
       risk: {
         wallet: WALLET,
-        walletName: c.wallets[0]?.name ?? "w0",
+        walletName,
         marketId: symbol,
         outcomeCount: m.outcomeCount,
         nowMs,
