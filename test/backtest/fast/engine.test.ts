@@ -24,7 +24,7 @@ wallets: [{ name: w0 }]
 markets: { slugs: [MKT] }
 strategy: { name: ladder, params: ${params} }
 quoting: { refreshMs: 1000, priceToleranceTicks: 0 }
-risk: { maxOrderSize: "100", maxPositionPerMarket: "1000", maxNotionalPerWallet: "10000", maxNotionalTotal: "10000", dailyLossLimit: "1000" }
+risk: { maxOrderSize: "100", maxPositionPerMarket: "30", maxNotionalPerWallet: "10000", maxNotionalTotal: "10000", dailyLossLimit: "1000" }
 log: { level: silent }
 `,
     "t.yaml",
@@ -99,6 +99,19 @@ describe("the fast engine", () => {
     const ev: NewEvent[] = [market(T0, { status: "PAUSED" }), ...books(T0, 0.45, 0.55)];
     const r = runFastBacktest({ config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
     expect(r.orders.placed).toBe(0);
+  });
+
+  it("the risk limits bind: a position never grows past maxPositionPerMarket however much is sold to us", () => {
+    const ev: NewEvent[] = [market(T0)];
+    for (let i = 0; i < 100; i++) {
+      ev.push(...books(T0 + i * 500, 0.45, 0.55));
+      ev.push(trade(T0 + i * 500 + 250, "SELL", 0.45, 10n * S, `s${i}`));
+    }
+    const cfg = config().risk.maxPositionPerMarket;
+    const r = runFastBacktest({ config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
+    const held = BigInt(Math.round(Number(r.markets[0]!.positions["0"] ?? "0"))) * S;
+    expect(held).toBeGreaterThan(0n);
+    expect(held).toBeLessThanOrEqual(cfg);
   });
 
   it("same inputs, same report", () => {
