@@ -9,11 +9,13 @@
  * Errors name the file: a table that is not Parquet, a bad line in the middle of a line log
  * (`FILE:LINE: ...`), seqs that repeat or go backwards.
  */
-import { readFileSync } from "node:fs";
 import { EVENT_KINDS, type DataEvent, type EventKind } from "./events.js";
-import { readTable } from "./parquet.js";
+import { readTableFile } from "./parquet.js";
 import { listSegments, readLineLog, type SegmentFiles } from "./segments.js";
 import { TABLES, sourceOf, type EventSource } from "./tables.js";
+
+/** What a replay needs of book_level: the levels are stored in book order, so no join on seq. */
+const LEVEL_COLUMNS = TABLES.book_level.filter((c) => c.name === "price" || c.name === "quantity");
 
 export interface ReadStats {
   segments: number;
@@ -22,7 +24,7 @@ export interface ReadStats {
   /** Torn last lines skipped (a writer killed mid-line). */
   tornLines: number;
   events: number;
-  /** Bytes of the files read. */
+  /** Bytes read from the sealed files (footers and the column chunks decoded; not whole files). */
   bytes: number;
 }
 
@@ -88,17 +90,16 @@ export class DataSetReader {
     for (const kind of EVENT_KINDS) {
       const file = s.tables.get(kind);
       if (file === undefined || !this.kinds.has(kind)) continue;
-      const bytes = readFileSync(file);
-      this.stats.bytes += bytes.length;
-      const cols = await readTable(bytes, TABLES[kind], file);
+      const t = await readTableFile(file, TABLES[kind]);
+      this.stats.bytes += t.bytesRead;
+      const cols = t.columns;
       let levels: { price: BigInt64Array; quantity: BigInt64Array } | undefined;
       if (kind === "book") {
         const lf = s.tables.get("book_level");
         if (lf === undefined) throw new Error(`${file}: books without their book_level table`);
-        const lb = readFileSync(lf);
-        this.stats.bytes += lb.length;
-        const lc = await readTable(lb, TABLES.book_level.filter((c) => c.name === "price" || c.name === "quantity"), lf);
-        levels = { price: lc.get("price") as BigInt64Array, quantity: lc.get("quantity") as BigInt64Array };
+        const l = await readTableFile(lf, LEVEL_COLUMNS);
+        this.stats.bytes += l.bytesRead;
+        levels = { price: l.columns.get("price") as BigInt64Array, quantity: l.columns.get("quantity") as BigInt64Array };
       }
       sources.push(sourceOf(kind, cols, file, levels));
     }

@@ -15,7 +15,7 @@ export type ColumnType = "i32" | "i64" | "ts" | "money" | "str" | "bool";
 export interface ColumnSpec {
   name: string;
   type: ColumnType;
-  /** Columns our reader never decodes are stored small (DELTA_BINARY_PACKED); the rest PLAIN. */
+  /** Stored DELTA_BINARY_PACKED whatever the type's default (parquet.ts `ENCODING`). */
   delta?: boolean;
 }
 
