@@ -39,6 +39,7 @@ import { enginePhase, quoteCycle, type CyclePolicy, type CycleSnapshot, type Quo
 import { midsOf, quotedOutcomes } from "../../bot/quote/quote-cycle.js";
 import { slotKey, type BookLevel, type DesiredQuote, type LiveOrder, type TradeView } from "../../bot/quote/quotes.js";
 import { RiskSnapshot } from "../../bot/risk/exposure.js";
+import { MAX_PLACE_BATCH, rateBudget } from "../../bot/engine/executor.js";
 import { riskTuningOf } from "../../bot/risk/core-risk.js";
 import type { LatencyModel } from "../models/latency.js";
 import { queueModelFactory, type QueueModelFactory, type QueueModelSpec } from "../models/queue.js";
@@ -453,11 +454,7 @@ export class FastEngine {
 
   /** The executor's budget: orders that fit in the rate windows now. */
   private budget(): { cancels: number; places: number } {
-    const cb = this.room("/api/orders/cancel-batch");
-    const pb = this.room("/api/orders/place-batch");
-    const cancels = cb >= 1 ? cb * 100 : this.room("/api/orders/cancel") >= 1 ? 1 : 0;
-    const places = pb >= 1 ? pb * 15 : this.room("/api/orders/place") >= 1 ? 1 : 0;
-    return { cancels: Math.min(cancels, Number.MAX_SAFE_INTEGER), places: Math.min(places, Number.MAX_SAFE_INTEGER) };
+    return rateBudget((path) => this.room(path));
   }
 
   /** Take one request's room in the rate windows (as the client's gate does); false: no room now. */
@@ -506,8 +503,8 @@ export class FastEngine {
   private place(symbol: string, m: MarketState, places: readonly DesiredQuote[]): void {
     if (places.length === 0) return this.done();
     const sent: { q: DesiredQuote; clientOrderId: string }[] = [];
-    for (let i = 0; i < places.length; i += 15) {
-      const chunk = places.slice(i, i + 15);
+    for (let i = 0; i < places.length; i += MAX_PLACE_BATCH) {
+      const chunk = places.slice(i, i + MAX_PLACE_BATCH);
       if (!this.takeRoom(chunk.length === 1 ? "/api/orders/place" : "/api/orders/place-batch")) {
         this.report.orders.rateDeferred += places.length - i;
         break;

@@ -104,6 +104,19 @@ export interface ExecReport {
   marketNotOpen?: true;
 }
 
+/**
+ * Orders that fit in the rate windows now, from the room (`remainingFor`) of each order route:
+ * batches of MAX_CANCEL_BATCH / MAX_PLACE_BATCH while the batch routes have room, else one order
+ * through the single route. The fast backtest engine sizes its plans the same way.
+ */
+export function rateBudget(room: (path: string) => number): { cancels: number; places: number } {
+  const cb = room("/api/orders/cancel-batch");
+  const pb = room("/api/orders/place-batch");
+  const cancels = cb >= 1 ? cb * MAX_CANCEL_BATCH : room("/api/orders/cancel") >= 1 ? 1 : 0;
+  const places = pb >= 1 ? pb * MAX_PLACE_BATCH : room("/api/orders/place") >= 1 ? 1 : 0;
+  return { cancels: Math.min(cancels, Number.MAX_SAFE_INTEGER), places: Math.min(places, Number.MAX_SAFE_INTEGER) };
+}
+
 export class OrderExecutor {
   /** Placements accepted so far (for the per-cycle report). */
   private acceptedCount = 0;
@@ -121,12 +134,7 @@ export class OrderExecutor {
     const g = this.d.gate;
     if (g === undefined) return { cancels: Number.MAX_SAFE_INTEGER, places: Number.MAX_SAFE_INTEGER };
     const w = this.d.wallet;
-    const room = (path: string): number => g.remainingFor("POST", path, w);
-    const cb = room("/api/orders/cancel-batch");
-    const pb = room("/api/orders/place-batch");
-    const cancels = cb >= 1 ? cb * MAX_CANCEL_BATCH : room("/api/orders/cancel") >= 1 ? 1 : 0;
-    const places = pb >= 1 ? pb * MAX_PLACE_BATCH : room("/api/orders/place") >= 1 ? 1 : 0;
-    return { cancels: Math.min(cancels, Number.MAX_SAFE_INTEGER), places: Math.min(places, Number.MAX_SAFE_INTEGER) };
+    return rateBudget((path) => g.remainingFor("POST", path, w));
   }
 
   async execute(cancels: readonly LiveOrder[], places: readonly DesiredQuote[], market: ExecMarket): Promise<ExecReport> {
