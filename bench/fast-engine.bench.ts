@@ -141,7 +141,7 @@ log: { level: silent }
   const ms = cpuMs() - t0;
   const rate = evs.length / (ms / 1000);
   const virtualMs = (report.lastTs ?? 0) - (report.firstTs ?? 0);
-  console.log(`# fast engine: ${evs.length} events, ${report.cycles} cycles, ${report.orders.placed} orders placed, ${report.totals.fills} fills, net ${report.totals.net}, ${(virtualMs / 3_600_000).toFixed(1)} virtual h in ${(ms / 1000).toFixed(2)} s CPU`);
+  console.log(`# fast engine: ${evs.length} events, ${report.cycles} cycles, ${report.orders.placed} orders placed (${report.orders.rejected} rejected, ${report.orders.rateDeferred} deferred by the rate buckets), ${report.orders.cancels} cancels, ${report.totals.fills} fills, net ${report.totals.net}, ${(virtualMs / 3_600_000).toFixed(1)} virtual h in ${(ms / 1000).toFixed(2)} s CPU`);
   console.log(`BENCH fast_engine_bare_dispatch_events_per_sec ${Math.round(bareRate)} events/s`);
   console.log(`BENCH fast_engine_events_per_sec ${Math.round(rate)} events/s ratio=${(rate / bareRate).toFixed(4)}`);
   console.log(`BENCH fast_engine_real_time_multiple ${Math.round(virtualMs / ms)} x`);

@@ -11,8 +11,9 @@
  * Time: market data events arrive at their recorded `ts` (the local receive time when recorded);
  * a request reaches the exchange `entry` ms after it is sent and its answer comes back `response`
  * ms after the exchange handled it (models/latency.ts); a maker fill reaches us `response` ms after
- * it happened. Like the daemon's pump, one quote cycle at a time per wallet: a book update (or a
- * fill) marks its market, and the next cycle runs when the previous execution has its answers.
+ * it happened. Like the daemon's pump, one quote cycle at a time per wallet: market data marks
+ * its market, cycled once every event of that instant is in (both outcomes' books of one poll);
+ * a fill marks its market at once; the next cycle runs when the previous execution has its answers.
  * An execution sends the plan's cancels first and its places when the cancels are answered, and
  * not for a slot whose cancelled order did not end (the executor's rule).
  *
@@ -168,6 +169,9 @@ interface MarketState {
 }
 
 const WALLET = "0x000000000000000000000000000000000000fa57";
+/** The daemon's rule (wallet-runner.ts): terminal, settled orders go this long after their last event. */
+const PRUNE_AFTER_MS = 60_000;
+const PRUNE_EVERY_MS = 1_000;
 
 /**
  * The engine's time as a Clock for the rate gate, which only reads it: the engine never lets a
@@ -220,6 +224,7 @@ export class FastEngine {
   private busy = false;
   private now = 0;
   private bookSeq = 0;
+  private prunedAt = 0;
   private nextOrder = 0;
   private nextTrade = 0;
   private readonly report: FastReport;
@@ -252,6 +257,16 @@ export class FastEngine {
 
   run(): FastReport {
     for (let ev = this.o.source.next(); ev !== undefined; ev = this.o.source.next()) {
+      // Markets the previous instant's data moved are cycled once all of it is in (both
+      // outcomes' books of one poll, a row change with its books), before time moves on.
+      if (ev.ts > this.now) {
+        this.pump();
+        // As the daemon's maintenance does: settled orders are forgotten a minute after their last event.
+        if (ev.ts - this.prunedAt >= PRUNE_EVERY_MS) {
+          this.tracker.prune(ev.ts - PRUNE_AFTER_MS);
+          this.prunedAt = ev.ts;
+        }
+      }
       this.runDue(ev.ts);
       this.setNow(ev.ts);
       this.report.firstTs ??= ev.ts;
@@ -326,7 +341,7 @@ export class FastEngine {
         fees: 0n,
       });
     }
-    this.mark(ev.symbol);
+    this.dirty.add(ev.symbol);
   }
 
   private outcomeBook(m: MarketState, outcome: number): OutcomeBook {
@@ -340,7 +355,7 @@ export class FastEngine {
     if (m === undefined) return;
     this.deliverFills(ev.symbol, this.outcomeBook(m, ev.outcome).onBook(ev.bids, ev.asks));
     m.books.set(ev.outcome, { bids: ev.bids, asks: ev.asks, ts: ev.ts, seq: ++this.bookSeq });
-    this.mark(ev.symbol);
+    this.dirty.add(ev.symbol);
   }
 
   private onTrade(ev: TradeEvent): void {
@@ -360,6 +375,7 @@ export class FastEngine {
 
   // ---- the pump: one cycle at a time ------------------------------------------------------------
 
+  /** A market to cycle now (a fill reached us): at once unless a cycle's execution is under way. */
   private mark(symbol: string): void {
     this.dirty.add(symbol);
     if (!this.busy) this.pump();
