@@ -225,6 +225,7 @@ export class FastEngine {
   private now = 0;
   private bookSeq = 0;
   private prunedAt = 0;
+  private ended = false;
   private nextOrder = 0;
   private nextTrade = 0;
   private readonly report: FastReport;
@@ -273,7 +274,10 @@ export class FastEngine {
       this.report.lastTs = ev.ts;
       this.onData(ev);
     }
-    // Answers still travelling arrive; nothing new is decided after the data ends.
+    // The last instant is cycled; then answers still travelling arrive, and nothing new is
+    // decided after the data ends.
+    this.pump();
+    this.ended = true;
     this.dirty.clear();
     this.runDue(Infinity);
     return this.finish();
@@ -382,6 +386,7 @@ export class FastEngine {
   }
 
   private pump(): void {
+    if (this.ended) return;
     while (!this.busy && this.dirty.size > 0) {
       const symbol = this.dirty.values().next().value as string;
       this.dirty.delete(symbol);

@@ -114,6 +114,13 @@ describe("the fast engine", () => {
     expect(held).toBeLessThanOrEqual(cfg);
   });
 
+  it("cycles a market once per instant, when every event of it is in (both outcomes' books of one poll)", () => {
+    const ev: NewEvent[] = [market(T0), ...books(T0, 0.45, 0.55), ...books(T0 + 250, 0.46, 0.56)];
+    const r = runFastBacktest({ config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
+    // T0: row + two books -> one cycle; T0 + 250: two books -> one more (its orders were answered by then).
+    expect(r.cycles).toBe(2);
+  });
+
   it("same inputs, same report", () => {
     const mk = (): NewEvent[] => {
       const ev: NewEvent[] = [market(T0)];
