@@ -70,8 +70,13 @@ export interface FastMarketFigures {
   fills: number;
   makerFills: number;
   takerFills: number;
-  /** Shares traded, decimal string. */
+  /** Shares traded (bought + sold), decimal string. */
   volume: string;
+  boughtShares: string;
+  soldShares: string;
+  /** Sums of price x quantity of the buys / sells (micro-exact). */
+  buyNotional: string;
+  sellNotional: string;
   fees: string;
   realised: string;
   unrealised: string;
@@ -165,6 +170,11 @@ interface MarketState {
   makerFills: number;
   takerFills: number;
   volume: Micros;
+  bought: Micros;
+  sold: Micros;
+  /** Sums of price x quantity, micros squared (exact). */
+  buyNotional: bigint;
+  sellNotional: bigint;
   fees: Micros;
 }
 
@@ -342,6 +352,10 @@ export class FastEngine {
         makerFills: 0,
         takerFills: 0,
         volume: 0n,
+        bought: 0n,
+        sold: 0n,
+        buyNotional: 0n,
+        sellNotional: 0n,
         fees: 0n,
       });
     }
@@ -599,6 +613,15 @@ export class FastEngine {
     if (f.role === "maker") m.makerFills++;
     else m.takerFills++;
     m.volume += f.qty;
+    // price x quantity kept exact (micros squared); rounded down to the micro once, in the report.
+    const notional = f.price * f.qty;
+    if (f.side === "BUY") {
+      m.bought += f.qty;
+      m.buyNotional += notional;
+    } else {
+      m.sold += f.qty;
+      m.sellNotional += notional;
+    }
     m.fees += f.fee;
   }
 
@@ -627,6 +650,10 @@ export class FastEngine {
         makerFills: m.makerFills,
         takerFills: m.takerFills,
         volume: formatMicros(m.volume),
+        boughtShares: formatMicros(m.bought),
+        soldShares: formatMicros(m.sold),
+        buyNotional: formatMicros(m.buyNotional / 1_000_000n),
+        sellNotional: formatMicros(m.sellNotional / 1_000_000n),
         fees: formatMicros(m.fees),
         realised: formatMicros(pnl.realised),
         unrealised: formatMicros(pnl.unrealised),
