@@ -32,8 +32,16 @@ export interface BacktestInputs {
   scenarioPath?: string;
   /** Seed overriding the config's simulator.seed (the simulator's random flow, the daemon's Rng). */
   seed?: number;
-  /** Virtual time to trade for, in ms (> 0). */
-  durationMs: number;
+  /** Virtual time to trade for, in ms (> 0); with `data` optional (default the recording's span). */
+  durationMs?: number;
+  /**
+   * A data set directory (src/data, `mm record`) to replay with the full engine: the simulator's
+   * markets are the recorded rows, its book follows the recorded books and the recorded trades are
+   * sent as other participants' orders, the synthetic flow is off (src/sim/flow/replay.ts). The
+   * run starts at the recording's first event. The scenario still gives the platform, partners and
+   * wallets.
+   */
+  data?: string;
   /** Virtual step of the driver; default 1 s. */
   stepMs?: number;
   /** Virtual start; default the scenario's absolute start, else DEFAULT_VIRTUAL_START_MS. */
@@ -63,6 +71,11 @@ export interface PreparedBacktest {
   durationMs: number;
   stepMs: number;
   signatures: SignatureMode;
+  /**
+   * Replaying a recording (`BacktestInputs.data`): `startMs`, `durationMs` (when not given) and the
+   * scenario's markets are set from the recording when the run starts (runPrepared).
+   */
+  data?: { dir: string; durationGiven: boolean };
 }
 
 function checkPositiveInt(name: string, v: number, max: number): void {
@@ -75,7 +88,12 @@ export function prepareBacktest(opts: BacktestInputs): PreparedBacktest {
   if (config.mode !== "simulator") {
     throw new BacktestSetupError(`${configPath}: mode ${config.mode}: a backtest runs a simulator-mode config (mode: simulator) against the simulator`);
   }
-  checkPositiveInt("durationMs", opts.durationMs, Number.MAX_SAFE_INTEGER);
+  if (opts.data !== undefined) {
+    if (typeof opts.data !== "string" || !existsSync(opts.data) || !statSync(opts.data).isDirectory()) {
+      throw new BacktestSetupError(`data: no such directory: ${String(opts.data)}`);
+    }
+  } else if (opts.durationMs === undefined) throw new BacktestSetupError("durationMs is required (only a replay of a recording defaults to its span)");
+  if (opts.durationMs !== undefined) checkPositiveInt("durationMs", opts.durationMs, Number.MAX_SAFE_INTEGER);
   const stepMs = opts.stepMs ?? DEFAULT_STEP_MS;
   checkPositiveInt("stepMs", stepMs, 3_600_000);
   if (opts.seed !== undefined && (!Number.isSafeInteger(opts.seed) || opts.seed < 0 || opts.seed > 0xffff_ffff)) {
@@ -108,9 +126,10 @@ export function prepareBacktest(opts: BacktestInputs): PreparedBacktest {
     seed: opts.seed ?? config.simulator.seed,
     seedSource: opts.seed !== undefined ? "override" : "config",
     startMs,
-    durationMs: opts.durationMs,
+    durationMs: opts.durationMs ?? 0,
     stepMs,
     signatures,
+    ...(opts.data !== undefined ? { data: { dir: opts.data, durationGiven: opts.durationMs !== undefined } } : {}),
   };
 }
 

@@ -17,6 +17,12 @@
  * started without signature verification and the daemon gets a no-op signer (src/signing/
  * unsigned.ts) and no pre-signing, both as constructor options passed only from here.
  *
+ * Replaying a recording (`data`, docs/backtest.md "Replaying a recording with the full engine"):
+ * the recording is read once for its market rows and time span (loadReplay), the simulator is
+ * started from the scenario with its markets replaced by the recorded ones and the synthetic flow
+ * off, and a ReplayFlow (src/sim/flow/replay.ts) applies the recorded rows, books and trades on the
+ * virtual clock until the end of trading.
+ *
  * Determinism: the clock, the simulator seed and the daemon's Rng are the only sources of time
  * and chance (the daemon's latency figures use the virtual clock too), so the same inputs give
  * the same report; only `timing` (wall clock) differs.
@@ -27,12 +33,17 @@ import { createLogger, type Logger } from "../log/index.js";
 import { createDaemon, type Daemon, type ShutdownReport } from "../bot/engine/daemon.js";
 import { startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
 import type { Simulator } from "../sim/simulator.js";
+import { parseRecordedRow, ReplayFlow, replayScenario } from "../sim/flow/replay.js";
+import type { MarketSummary } from "../wire/markets.js";
+import type { DataEvent } from "../data/index.js";
+import { formatMicros } from "../core/money.js";
+import { recordedSource, type MarketDataSource } from "./fast/sources.js";
 import { UnsignedOrderSigner } from "../signing/unsigned.js";
 import { BacktestCollector } from "./collector.js";
 import { startingBalance } from "./platform-check.js";
-import { prepareBacktest, type BacktestInputs, type PreparedBacktest } from "./prepare.js";
+import { BacktestSetupError, prepareBacktest, type BacktestInputs, type PreparedBacktest } from "./prepare.js";
 import { buildReport } from "./report.js";
-import type { BacktestReport } from "./types.js";
+import type { BacktestReport, ReplayFacts } from "./types.js";
 
 export interface BacktestProgress {
   virtualMs: number;
@@ -87,9 +98,61 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestReport
   return runPrepared(prepareBacktest(opts), opts);
 }
 
-export async function runPrepared(p: PreparedBacktest, opts: Omit<BacktestOptions, keyof BacktestInputs> = {}): Promise<BacktestReport> {
+/**
+ * A recording's markets and span: the first row of each market, the first and last event times.
+ * Returns the prepared run with its start, duration (unless given) and scenario set from them,
+ * and a fresh source for the replay.
+ */
+export async function loadReplay(p: PreparedBacktest): Promise<{ prepared: PreparedBacktest; source: MarketDataSource }> {
+  if (p.data === undefined) throw new Error("loadReplay: not a replay");
+  const { dir } = p.data;
+  const scan = await recordedSource(dir);
+  const rows = new Map<string, MarketSummary>();
+  let first: number | undefined;
+  let last = 0;
+  for (let e = scan.next(); e !== undefined; e = scan.next()) {
+    first ??= e.ts;
+    last = e.ts;
+    if (e.kind === "market" && !rows.has(e.symbol)) rows.set(e.symbol, parseRecordedRow(e));
+  }
+  if (first === undefined) throw new BacktestSetupError(`${dir}: the data set holds no market data (market, book or trade events)`);
+  if (rows.size === 0) throw new BacktestSetupError(`${dir}: the data set holds no market rows, so there is no market to replay`);
+  const durationMs = p.data.durationGiven ? p.durationMs : Math.max(1, last - first);
+  const scenario = replayScenario(p.scenario, [...rows.values()], first);
+  return { prepared: { ...p, startMs: first, durationMs, scenario }, source: await recordedSource(dir) };
+}
+
+function replayFacts(dir: string, r: ReplayFlow): ReplayFacts {
+  const s = r.stats;
+  return {
+    dir,
+    events: s.events,
+    statusMoves: s.statusMoves,
+    statusRefused: s.statusRefused,
+    books: s.books,
+    booksComplement: s.booksComplement,
+    booksHeld: s.booksHeld,
+    liquidityPosted: s.liquidityPosted,
+    liquidityCancelled: s.liquidityCancelled,
+    liquidityCrossedShares: formatMicros(s.liquidityCrossedQty),
+    trades: s.trades,
+    tradesSkipped: s.tradesSkipped,
+    tradeShares: formatMicros(s.tradeQty),
+    tradeFilledShares: formatMicros(s.tradeFilledQty),
+    unknownSymbol: s.unknownSymbol,
+  };
+}
+
+export interface ReplayHooks {
+  /** Sees each recorded event once the replay applied it, with the simulator (tests). */
+  onReplayed?: (e: DataEvent, sim: Simulator, replay: ReplayFlow) => void;
+}
+
+export async function runPrepared(prepared: PreparedBacktest, opts: Omit<BacktestOptions, keyof BacktestInputs> & ReplayHooks = {}): Promise<BacktestReport> {
   const wall = opts.wallClock ?? new RealClock();
   const wall0 = wall.now();
+  const loaded = prepared.data !== undefined ? await loadReplay(prepared) : undefined;
+  const p = loaded?.prepared ?? prepared;
   const clock = new VirtualClock(p.startMs);
   const logger = typeof opts.logger === "function" ? opts.logger(clock) : (opts.logger ?? createLogger({ level: "silent" }));
   const simLogger = opts.logger === undefined ? logger : logger.child({ component: "sim" }, { level: "warn" });
@@ -97,7 +160,28 @@ export async function runPrepared(p: PreparedBacktest, opts: Omit<BacktestOption
   const simConfig = { ...p.config, simulator: { ...p.config.simulator, scenario: p.scenarioPath, seed: p.seed } };
   // Signatures off (prepare.ts): the simulator skips verification, the daemon signs nothing.
   const unsigned = p.signatures === "off";
-  const embedded: EmbeddedSimulator = startEmbeddedSimulator(simConfig, clock, simLogger, unsigned ? { verifySignatures: false } : {});
+  const embedded: EmbeddedSimulator = startEmbeddedSimulator(simConfig, clock, simLogger, {
+    ...(unsigned ? { verifySignatures: false } : {}),
+    ...(loaded !== undefined ? { scenario: p.scenario, flow: false } : {}),
+  });
+  let replay: ReplayFlow | undefined;
+  if (loaded !== undefined) {
+    const sim = embedded.sim;
+    const onReplayed = opts.onReplayed;
+    replay = new ReplayFlow({
+      clock,
+      engine: sim.engine,
+      source: loaded.source,
+      status: (symbol) => {
+        const m = sim.market(symbol);
+        return m === undefined ? undefined : sim.platform.catalogue.status(m.id);
+      },
+      move: (symbol, trigger, args) => sim.setMarketStatus(symbol, trigger, args).ok,
+      reserved: new Set(sim.platform.wallets.list().map((w) => w.address)),
+      ...(onReplayed !== undefined ? { onApplied: (e) => onReplayed(e, sim, replay!) } : {}),
+    });
+    replay.start();
+  }
   let daemon: Daemon | undefined;
   let stopped = false;
   try {
@@ -144,6 +228,8 @@ export async function runPrepared(p: PreparedBacktest, opts: Omit<BacktestOption
       }
     }
 
+    // The recording's flow ends with the trading window (its book stays as last replayed).
+    replay?.stop();
     const stopping = watch(d.stop("backtest end"), clock);
     const stopDeadline = clock.now() + p.config.shutdown.cancelDeadlineSec * 1000 + SHUTDOWN_SLACK_MS;
     while (!stopping.done) {
@@ -170,9 +256,11 @@ export async function runPrepared(p: PreparedBacktest, opts: Omit<BacktestOption
       wallMs,
       startBalances,
     });
+    if (replay !== undefined && p.data !== undefined) report.run.data = replayFacts(p.data.dir, replay);
     opts.onFinish?.({ daemon: d, sim: embedded.sim, clock });
     return report;
   } finally {
+    replay?.stop();
     // A run that threw half-way: drop the daemon's timers and streams (nothing real is left open).
     if (daemon !== undefined && !stopped) daemon.abandon();
     embedded.stop();

@@ -65,6 +65,8 @@ export interface RunFacts {
    * (`--signatures off`): neither; same matching, fills and PnL (docs/backtest.md "Signatures off").
    */
   signatures: "on" | "off";
+  /** Present only when a recording was replayed (`--data`): what the replay did (src/sim/flow/replay.ts). */
+  data?: ReplayFacts;
   startup: {
     /** Virtual time the daemon's start() resolved; null when it never did. */
     readyAt: string | null;
@@ -89,6 +91,31 @@ export interface RunFacts {
       platformOpenOrders: number;
     }[];
   };
+}
+
+/** A replayed recording: the data set and what its replay did in the simulator. */
+export interface ReplayFacts {
+  dir: string;
+  /** Market, book and trade events applied (up to the end of trading). */
+  events: number;
+  /** Status moves applied to the simulator's lifecycle, and refused by it. */
+  statusMoves: number;
+  statusRefused: number;
+  /** Books replayed; NO books of binary markets skipped (the complement of YES); books while the market took no orders. */
+  books: number;
+  booksComplement: number;
+  booksHeld: number;
+  /** Liquidity orders posted and cancelled; posted shares that traded at once against our orders. */
+  liquidityPosted: number;
+  liquidityCancelled: number;
+  liquidityCrossedShares: string;
+  /** Recorded trades sent as IOC orders; skipped (market not OPEN); recorded and filled shares. */
+  trades: number;
+  tradesSkipped: number;
+  tradeShares: string;
+  tradeFilledShares: string;
+  /** Events of markets the simulator does not list. */
+  unknownSymbol: number;
 }
 
 export type MarkSource = "resolution" | "void" | "book_mid" | "last_trade" | "none";

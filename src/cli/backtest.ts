@@ -59,8 +59,10 @@ Options:
                     risk limits, reconciler, order states, fills, inventory, rate buckets) against
                     an exchange model of the recorded or synthetic books, with latency and a
                     queue-position model (docs/backtest.md, "The fast engine")
-  --data DIR        fast engine: replay a data set recorded by \`mm record\` (default: the
-                    scenario's synthetic flow for --duration)
+  --data DIR        replay a data set recorded by \`mm record\` (default: the scenario's
+                    synthetic flow for --duration). Full engine: the simulator's markets, books
+                    and others' trades come from the recording, for its span (or --duration from
+                    its start); fast engine: the exchange model replays it
   --queue MODEL     fast engine: risk-averse (default), prob-power:N, prob-log, prob-power-fraction:N
   --latency E,R     fast engine: order-entry and response latency in ms (default 20,20)
   -h, --help        this text
@@ -95,6 +97,8 @@ interface Args {
   config?: string;
   scenario?: string;
   durationMs: number;
+  /** --data without --duration: a full-engine replay lasts the recording's span (durationMs unused). */
+  dataSpan?: true;
   seed?: number;
   out?: string;
   signatures?: SignatureMode;
@@ -190,12 +194,13 @@ export function parseBacktestArgs(argv: readonly string[]): Args | string {
     seen.set(name, value);
   }
   const out: Args = { durationMs: parseDuration(seen.get("--duration") ?? DEFAULT_DURATION) as number };
+  if (seen.has("--data") && !seen.has("--duration")) out.dataSpan = true;
   if (seen.has("--engine")) out.engine = seen.get("--engine") as "full" | "fast";
   if (seen.has("--queue")) out.queue = parseQueue(seen.get("--queue")!) as QueueModelSpec;
   if (seen.has("--latency")) out.latency = parseLatency(seen.get("--latency")!) as { entryMs: number; responseMs: number };
   if (seen.has("--data")) out.data = seen.get("--data")!;
   if (out.engine !== "fast") {
-    for (const f of ["--data", "--queue", "--latency"] as const) if (seen.has(f)) return `${f} is for --engine fast (the full engine replays no data set yet)`;
+    for (const f of ["--queue", "--latency"] as const) if (seen.has(f)) return `${f} is for --engine fast (the full engine has no queue or latency model)`;
   } else if (seen.has("--signatures")) return "--signatures is for --engine full (the fast engine signs nothing)";
   if (seen.has("--config")) out.config = seen.get("--config")!;
   if (seen.has("--scenario")) out.scenario = seen.get("--scenario")!;
@@ -214,9 +219,11 @@ function stderrLogger(io: BacktestIo): (clock: Clock) => ReturnType<typeof creat
 function prepare(args: Args, io: BacktestIo): PreparedBacktest | number {
   const file = args.config ?? defaultDemoConfigPath();
   try {
+    const replay = args.data !== undefined && args.engine !== "fast";
     return prepareBacktest({
       configPath: file,
-      durationMs: args.durationMs,
+      ...(replay ? { data: args.data } : {}),
+      ...(!replay || args.dataSpan !== true ? { durationMs: args.durationMs } : {}),
       env: io.env,
       ...(args.scenario !== undefined ? { scenarioPath: args.scenario } : {}),
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
@@ -263,7 +270,8 @@ export async function backtestCommand(argv: string[], io: BacktestIo = processIo
 
   if (args.engine === "fast") return runFast(args, prepared, io);
   const showProgress = io.progress ?? true;
-  io.stderr(`mm backtest: ${formatDuration(prepared.durationMs)} of virtual time, ${prepared.config.wallets.length} wallet(s), strategy ${prepared.config.strategy.name}, seed ${prepared.seed}${prepared.signatures === "off" ? ", signatures off" : ""}\n`);
+  const span = prepared.data === undefined ? `${formatDuration(prepared.durationMs)} of virtual time` : `replay of ${prepared.data.dir} (${prepared.data.durationGiven ? formatDuration(prepared.durationMs) : "its whole span"})`;
+  io.stderr(`mm backtest: ${span}, ${prepared.config.wallets.length} wallet(s), strategy ${prepared.config.strategy.name}, seed ${prepared.seed}${prepared.signatures === "off" ? ", signatures off" : ""}\n`);
   try {
     const report = await (io.run ?? runPrepared)(prepared, {
       logger: stderrLogger(io),

@@ -69,11 +69,24 @@ export function scenarioWithWallets(scenario: Scenario, wallets: readonly { name
   return { scenario: { ...scenario, wallets: [...scenario.wallets, ...extra] }, apiKey: key.key, partnerId: partner.id };
 }
 
-/** `verifySignatures: false` only from a backtest with signatures off (src/backtest); `mm run` passes nothing. */
-export function startEmbeddedSimulator(config: SimulatorModeConfig, clock: Clock, logger?: Logger, opts: { verifySignatures?: boolean } = {}): EmbeddedSimulator {
-  const base = loadScenario(config.simulator.scenario ?? defaultScenarioPath());
+/**
+ * `verifySignatures: false` only from a backtest with signatures off (src/backtest); `mm run` passes nothing.
+ * `scenario` (instead of the config's file) and `flow: false` come from a backtest replaying a recording.
+ */
+export function startEmbeddedSimulator(
+  config: SimulatorModeConfig,
+  clock: Clock,
+  logger?: Logger,
+  opts: { verifySignatures?: boolean; scenario?: Scenario; flow?: boolean } = {},
+): EmbeddedSimulator {
+  const base = opts.scenario ?? loadScenario(config.simulator.scenario ?? defaultScenarioPath());
   const { scenario, apiKey, partnerId } = scenarioWithWallets(base, config.wallets);
-  const sim = new Simulator(scenario, { clock, seed: config.simulator.seed, ...(opts.verifySignatures === false ? { verifySignatures: false } : {}) });
+  const sim = new Simulator(scenario, {
+    clock,
+    seed: config.simulator.seed,
+    ...(opts.verifySignatures === false ? { verifySignatures: false } : {}),
+    ...(opts.flow === false ? { flow: false } : {}),
+  });
   const pipeline = new Pipeline({ sim, routes: allRoutes(), ...(logger ? { logger } : {}) });
   const hub = new WsHub({ sim, pipeline, ...(logger ? { logger } : {}) });
   const transport = new InProcessTransport(pipeline);

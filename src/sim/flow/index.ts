@@ -9,3 +9,4 @@ export * from "./informed.js";
 export * from "./noise.js";
 export * from "./makers.js";
 export * from "./news.js";
+export * from "./replay.js";
