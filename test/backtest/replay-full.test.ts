@@ -123,6 +123,51 @@ describe("the replay flow on its own (no daemon)", () => {
   });
 });
 
+describe("recorded status changes", () => {
+  it("move the simulator's lifecycle at their times; books and trades wait while the market is halted", async () => {
+    const { prepared } = await loadReplay(prepareBacktest({ configPath: CONFIG, data: dir, env: {} }));
+    const t0 = prepared.startMs;
+    const row = recorded.find((e) => e.kind === "market" && e.symbol === "BT-A");
+    const book = recorded.find((e) => e.kind === "book" && e.symbol === "BT-A" && e.outcome === 0);
+    const trade = recorded.find((e) => e.kind === "trade" && e.symbol === "BT-A");
+    if (row?.kind !== "market" || book === undefined || trade === undefined) throw new Error("fixture recording lacks BT-A events");
+    const paused = { ...row, ts: t0 + 1_000, status: "PAUSED", row: JSON.stringify({ ...(JSON.parse(row.row) as object), status: "PAUSED" }) };
+    const open = { ...row, ts: t0 + 3_000, status: "OPEN" };
+    const events: DataEvent[] = [
+      { ...paused, seq: 1 },
+      { ...book, ts: t0 + 2_000, seq: 2 },
+      { ...trade, ts: t0 + 2_000, seq: 3 },
+      { ...open, seq: 4 },
+      { ...book, ts: t0 + 4_000, seq: 5 },
+      { kind: "market", seq: 6, ts: t0 + 5_000, symbol: "NOT-LISTED", status: "OPEN", row: "{}" },
+    ];
+    const clock = new VirtualClock(t0);
+    const sim = new Simulator(prepared.scenario, { clock, flow: false, verifySignatures: false, pepper: new Uint8Array(32), recoveryCache: null });
+    sim.start();
+    const status = (s: string): string | undefined => {
+      const m = sim.market(s);
+      return m === undefined ? undefined : sim.platform.catalogue.status(m.id);
+    };
+    const seen: string[] = [];
+    let i = 0;
+    const replay = new ReplayFlow({
+      clock,
+      engine: sim.engine,
+      source: { next: () => events[i++] },
+      status: (s) => sim.market(s) && sim.platform.catalogue.status(sim.market(s)!.id),
+      move: (s, t, a) => sim.setMarketStatus(s, t, a).ok,
+      reserved: new Set(),
+      onApplied: (e) => seen.push(`${e.seq}@${e.ts - t0}:${status("BT-A")}`),
+    });
+    replay.start();
+    await clock.advanceTo(t0 + 6_000);
+    replay.stop();
+    sim.stop();
+    expect(seen).toEqual(["1@1000:PAUSED", "2@2000:PAUSED", "3@2000:PAUSED", "4@3000:OPEN", "5@4000:OPEN", "6@5000:OPEN"]);
+    expect(replay.stats).toMatchObject({ statusMoves: 2, statusRefused: 0, booksHeld: 1, books: 1, tradesSkipped: 1, trades: 0, unknownSymbol: 1 });
+  });
+});
+
 describe("mm backtest --data with the full engine", () => {
   let a: BacktestReport;
   let b: BacktestReport;
