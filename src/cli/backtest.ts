@@ -29,14 +29,15 @@ import {
   type PreparedBacktest,
   type SignatureMode,
 } from "../backtest/index.js";
-import { runFastBacktest } from "../backtest/fast/engine.js";
+import { compareReports, formatComparison } from "../backtest/compare.js";
+import { runFastBacktest, type FastSource } from "../backtest/fast/engine.js";
 import { recordedSource, syntheticSource } from "../backtest/fast/sources.js";
 import { fastReportJson, formatFastSummary } from "../backtest/fast/summary.js";
 import { constantLatency } from "../backtest/models/latency.js";
 import { queueSpecProblem, type QueueModelSpec } from "../backtest/models/queue.js";
 
 export const USAGE = `Usage: mm backtest [--config FILE] [--scenario FILE] [--duration D] [--seed N] [--out FILE] [--signatures on|off]
-                   [--engine full|fast] [--data DIR] [--queue MODEL] [--latency ENTRY_MS,RESPONSE_MS]
+                   [--engine full|fast] [--data DIR] [--queue MODEL] [--latency ENTRY_MS,RESPONSE_MS] [--compare]
 
 Run the market-maker daemon (the same config file and strategy code as \`mm run\`) against the
 platform simulator in virtual time, as fast as the machine allows, and report fills, fees, PnL,
@@ -65,6 +66,10 @@ Options:
                     its start); fast engine: the exchange model replays it
   --queue MODEL     fast engine: risk-averse (default), prob-power:N, prob-log, prob-power-fraction:N
   --latency E,R     fast engine: order-entry and response latency in ms (default 20,20)
+  --compare         calibration: run both engines on the same inputs (the scenario's synthetic
+                    flow, or --data) and report per market where they differ: fills, maker/taker,
+                    shares and average prices, fees, PnL, final positions (fast - full). --out
+                    writes {comparison, full, fast}
   -h, --help        this text
 
 Prints a summary per market. Exit status: 0 success; 1 runtime failure, or a report with
@@ -104,6 +109,7 @@ interface Args {
   signatures?: SignatureMode;
   engine?: "full" | "fast";
   data?: string;
+  compare?: true;
   queue?: QueueModelSpec;
   latency?: { entryMs: number; responseMs: number };
 }
@@ -175,10 +181,16 @@ function fileProblem(v: string): string | undefined {
 
 export function parseBacktestArgs(argv: readonly string[]): Args | string {
   const seen = new Map<Flag, string>();
+  let compare = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const eq = a.indexOf("=");
     const name = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
+    if (a === "--compare") {
+      if (compare) return "--compare given twice";
+      compare = true;
+      continue;
+    }
     if (!isFlag(name)) return a.startsWith("-") ? `unknown option ${name}` : `unexpected argument ${JSON.stringify(a)}`;
     let value: string | undefined;
     if (name !== a) value = a.slice(eq + 1);
@@ -199,7 +211,11 @@ export function parseBacktestArgs(argv: readonly string[]): Args | string {
   if (seen.has("--queue")) out.queue = parseQueue(seen.get("--queue")!) as QueueModelSpec;
   if (seen.has("--latency")) out.latency = parseLatency(seen.get("--latency")!) as { entryMs: number; responseMs: number };
   if (seen.has("--data")) out.data = seen.get("--data")!;
-  if (out.engine !== "fast") {
+  if (compare) {
+    if (seen.has("--engine")) return "--compare runs both engines: leave out --engine";
+    if (seen.has("--signatures")) return "--compare runs the full engine signed (leave out --signatures)";
+    out.compare = true;
+  } else if (out.engine !== "fast") {
     for (const f of ["--queue", "--latency"] as const) if (seen.has(f)) return `${f} is for --engine fast (the full engine has no queue or latency model)`;
   } else if (seen.has("--signatures")) return "--signatures is for --engine full (the fast engine signs nothing)";
   if (seen.has("--config")) out.config = seen.get("--config")!;
@@ -269,6 +285,7 @@ export async function backtestCommand(argv: string[], io: BacktestIo = processIo
   if (typeof prepared === "number") return prepared;
 
   if (args.engine === "fast") return runFast(args, prepared, io);
+  if (args.compare === true) return runCompare(args, prepared, io);
   const showProgress = io.progress ?? true;
   const span = prepared.data === undefined ? `${formatDuration(prepared.durationMs)} of virtual time` : `replay of ${prepared.data.dir} (${prepared.data.durationGiven ? formatDuration(prepared.durationMs) : "its whole span"})`;
   io.stderr(`mm backtest: ${span}, ${prepared.config.wallets.length} wallet(s), strategy ${prepared.config.strategy.name}, seed ${prepared.seed}${prepared.signatures === "off" ? ", signatures off" : ""}\n`);
@@ -302,13 +319,50 @@ export async function backtestCommand(argv: string[], io: BacktestIo = processIo
   }
 }
 
+/** The fast engine's source for these inputs: the recording (the full engine's window of it) or the synthetic flow. */
+async function fastSourceOf(args: Args, prepared: PreparedBacktest, window: boolean): Promise<FastSource> {
+  if (args.data !== undefined) {
+    return recordedSource(args.data, window ? { fromMs: prepared.startMs, toMs: prepared.startMs + prepared.durationMs } : {});
+  }
+  return syntheticSource({ scenario: prepared.scenario, seed: prepared.seed, startMs: prepared.startMs, durationMs: prepared.durationMs, name: prepared.scenarioPath });
+}
+
+/** `--compare`: the full engine, then the fast engine on the same inputs, and where they differ. */
+async function runCompare(args: Args, prepared: PreparedBacktest, io: BacktestIo): Promise<number> {
+  try {
+    io.stderr(`mm backtest: --compare: the full engine, then the fast engine (queue ${(args.queue ?? DEFAULT_QUEUE).kind}), on ${args.data ?? prepared.scenarioPath}\n`);
+    const full = await (io.run ?? runPrepared)(prepared, { logger: stderrLogger(io) });
+    const queue = args.queue ?? DEFAULT_QUEUE;
+    const latency = args.latency ?? DEFAULT_LATENCY;
+    const fast = runFastBacktest({ config: prepared.config, source: await fastSourceOf(args, prepared, true), latency: constantLatency(latency.entryMs, latency.responseMs), queue, seed: prepared.seed });
+    const comparison = compareReports(full, fast);
+    const text = formatComparison(comparison);
+    const json = JSON.stringify({ comparison, full: JSON.parse(reportJson(full)) as unknown, fast }, null, 2) + "\n";
+    if (args.out === STDOUT) {
+      io.stderr(text);
+      io.stdout(json);
+    } else {
+      io.stdout(text);
+      if (args.out !== undefined) {
+        writeFileSync(args.out, json);
+        io.stdout(`report: ${args.out}\n`);
+      } else io.stdout("report: not written (use --out FILE, or --out - for stdout)\n");
+    }
+    if (!full.ok) {
+      io.stderr(`mm backtest: the full engine's run FAILED its checks: ${full.problems.join("; ")}\n`);
+      return 1;
+    }
+    return 0;
+  } catch (e) {
+    io.stderr(`mm backtest: run failed: ${redactSecrets(e instanceof Error ? e.message : String(e))}\n`);
+    return 1;
+  }
+}
+
 /** `--engine fast`: the decision core against the exchange model, over recorded or synthetic data. */
 async function runFast(args: Args, prepared: PreparedBacktest, io: BacktestIo): Promise<number> {
   try {
-    const source =
-      args.data !== undefined
-        ? await recordedSource(args.data)
-        : syntheticSource({ scenario: prepared.scenario, seed: prepared.seed, startMs: prepared.startMs, durationMs: prepared.durationMs, name: prepared.scenarioPath });
+    const source = await fastSourceOf(args, prepared, false);
     const queue = args.queue ?? DEFAULT_QUEUE;
     const latency = args.latency ?? DEFAULT_LATENCY;
     io.stderr(`mm backtest: fast engine, ${source.describe}, strategy ${prepared.config.strategy.name}, queue ${queue.kind}, latency ${latency.entryMs}+${latency.responseMs} ms\n`);

@@ -13,6 +13,7 @@ import { syntheticSource } from "../../src/backtest/fast/sources.js";
 import { prepareBacktest } from "../../src/backtest/index.js";
 import { DataSetWriter } from "../../src/data/index.js";
 import type { FastReport } from "../../src/backtest/fast/engine.js";
+import type { Comparison } from "../../src/backtest/compare.js";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "backtest", "fixtures");
 const CONFIG = join(FIXTURES, "config.yaml");
@@ -59,6 +60,26 @@ describe("mm backtest --engine fast", () => {
     expect(h.out.join("")).toContain("total");
   });
 
+  it("--compare runs both engines on the same recording and reports where they differ", async () => {
+    const prepared = prepareBacktest({ configPath: CONFIG, durationMs: 4 * 60_000, env: {} });
+    const dir = mkdtempSync(join(tmpdir(), "mm-compare-"));
+    const w = await DataSetWriter.open({ dir, clock: { now: () => prepared.startMs } });
+    const src = syntheticSource({ scenario: prepared.scenario, seed: prepared.seed, startMs: prepared.startMs, durationMs: prepared.durationMs });
+    for (let e = src.next(); e !== undefined; e = src.next()) {
+      const { seq: _s, ...rest } = e;
+      w.append(rest);
+    }
+    w.close();
+    const h = io();
+    expect(await backtestCommand(["--config", CONFIG, "--compare", "--data", dir, "--out", "-"], h.io)).toBe(0);
+    const r = JSON.parse(h.out.join("")) as { comparison: Comparison; full: { ok: boolean; totals: { fills: { count: number } } }; fast: FastReport };
+    expect(r.full.ok).toBe(true);
+    const fills = r.comparison.totals.find((f) => f.name === "fills")!;
+    expect(fills.full).toBe(String(r.full.totals.fills.count));
+    expect(fills.fast).toBe(String(r.fast.totals.fills));
+    expect(h.err.join("")).toContain("calibration");
+  });
+
   it("refuses flags of the other engine and bad model values, naming them", async () => {
     const refuse = async (argv: string[], text: string): Promise<void> => {
       const h = io();
@@ -72,5 +93,7 @@ describe("mm backtest --engine fast", () => {
     await refuse(["--engine", "fast", "--latency", "10"], "--latency: expected");
     await refuse(["--engine", "warp"], "--engine: expected full or fast");
     await refuse(["--engine", "fast", "--data", "/no/such/dir"], "--data: no such directory");
+    await refuse(["--compare", "--engine", "fast"], "--compare runs both engines");
+    await refuse(["--compare", "--compare"], "--compare given twice");
   });
 });
