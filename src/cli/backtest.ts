@@ -319,11 +319,12 @@ export async function backtestCommand(argv: string[], io: BacktestIo = processIo
   }
 }
 
-/** The fast engine's source for these inputs: the recording (the full engine's window of it) or the synthetic flow. */
-async function fastSourceOf(args: Args, prepared: PreparedBacktest, window: boolean): Promise<FastSource> {
-  if (args.data !== undefined) {
-    return recordedSource(args.data, window ? { fromMs: prepared.startMs, toMs: prepared.startMs + prepared.durationMs } : {});
-  }
+/**
+ * The fast engine's source for these inputs: the recording (within `window`, the span the full
+ * engine replayed, when given) or the scenario's synthetic flow.
+ */
+async function fastSourceOf(args: Args, prepared: PreparedBacktest, window?: { fromMs: number; toMs: number }): Promise<FastSource> {
+  if (args.data !== undefined) return recordedSource(args.data, window ?? {});
   return syntheticSource({ scenario: prepared.scenario, seed: prepared.seed, startMs: prepared.startMs, durationMs: prepared.durationMs, name: prepared.scenarioPath });
 }
 
@@ -334,7 +335,10 @@ async function runCompare(args: Args, prepared: PreparedBacktest, io: BacktestIo
     const full = await (io.run ?? runPrepared)(prepared, { logger: stderrLogger(io) });
     const queue = args.queue ?? DEFAULT_QUEUE;
     const latency = args.latency ?? DEFAULT_LATENCY;
-    const fast = runFastBacktest({ config: prepared.config, source: await fastSourceOf(args, prepared, true), latency: constantLatency(latency.entryMs, latency.responseMs), queue, seed: prepared.seed });
+    // The window the full engine traded: from its virtual start, for its duration.
+    const fromMs = Date.parse(full.run.virtualStart);
+    const window = { fromMs, toMs: fromMs + full.run.durationMs };
+    const fast = runFastBacktest({ config: prepared.config, source: await fastSourceOf(args, prepared, window), latency: constantLatency(latency.entryMs, latency.responseMs), queue, seed: prepared.seed });
     const comparison = compareReports(full, fast);
     const text = formatComparison(comparison);
     const json = JSON.stringify({ comparison, full: JSON.parse(reportJson(full)) as unknown, fast }, null, 2) + "\n";
@@ -362,7 +366,7 @@ async function runCompare(args: Args, prepared: PreparedBacktest, io: BacktestIo
 /** `--engine fast`: the decision core against the exchange model, over recorded or synthetic data. */
 async function runFast(args: Args, prepared: PreparedBacktest, io: BacktestIo): Promise<number> {
   try {
-    const source = await fastSourceOf(args, prepared, false);
+    const source = await fastSourceOf(args, prepared);
     const queue = args.queue ?? DEFAULT_QUEUE;
     const latency = args.latency ?? DEFAULT_LATENCY;
     io.stderr(`mm backtest: fast engine, ${source.describe}, strategy ${prepared.config.strategy.name}, queue ${queue.kind}, latency ${latency.entryMs}+${latency.responseMs} ms\n`);

@@ -74,6 +74,9 @@ describe("mm backtest --engine fast", () => {
     expect(await backtestCommand(["--config", CONFIG, "--compare", "--data", dir, "--out", "-"], h.io)).toBe(0);
     const r = JSON.parse(h.out.join("")) as { comparison: Comparison; full: { ok: boolean; totals: { fills: { count: number } } }; fast: FastReport };
     expect(r.full.ok).toBe(true);
+    // The fast engine read the same recording over the same window.
+    expect(r.fast.events.book).toBeGreaterThan(0);
+    expect(r.fast.orders.placed).toBeGreaterThan(0);
     const fills = r.comparison.totals.find((f) => f.name === "fills")!;
     expect(fills.full).toBe(String(r.full.totals.fills.count));
     expect(fills.fast).toBe(String(r.fast.totals.fills));
