@@ -28,6 +28,8 @@ import type { ColumnData, ColumnSpec, ColumnType, ColumnValues } from "./tables.
 
 const MONEY_SCALE = 6;
 const MONEY_PRECISION = 18;
+/** What our writer puts in a file's `created_by` (`fastPathFile` looks for it). */
+const CREATED_BY = "pm-market-maker data set";
 
 function schemaElement(s: ColumnSpec): SchemaElement {
   const base = { name: s.name, repetition_type: "REQUIRED" as const };
@@ -94,7 +96,7 @@ export function writeTable(specs: readonly ColumnSpec[], columns: ReadonlyMap<st
     codec: opts.codec ?? "UNCOMPRESSED",
     rowGroupSize: Math.max(1, rows),
     statistics: true,
-    createdBy: "pm-market-maker data set",
+    createdBy: CREATED_BY,
   });
   return new Uint8Array(buf);
 }
@@ -487,11 +489,14 @@ export interface TableRead {
   bytesRead: number;
 }
 
+const FAST_CODECS = new Set(["UNCOMPRESSED", "SNAPPY"]);
+const FAST_ENCODINGS = new Set(["PLAIN", "RLE_DICTIONARY", "PLAIN_DICTIONARY", "DELTA_BINARY_PACKED", "RLE", "BIT_PACKED"]);
+
 /**
- * The columns asked for of a Parquet file, reading only its footer and those columns' chunks
- * (the footer gives their offsets). Fast path, else hyparquet's general reader on the whole file.
+ * Opens `file`, reads its footer and tries the fast path on the columns asked for: the columns,
+ * or `undefined` (with the footer) when the fast path cannot take the file. Synchronous.
  */
-export async function readTableFile(file: string, specs: readonly ColumnSpec[]): Promise<TableRead> {
+function readFastFile(file: string, specs: readonly ColumnSpec[]): { columns: Map<string, ColumnData> | undefined; md: FileMetaData; bytesRead: number } {
   const fd = openSync(file, "r");
   try {
     const size = fstatSync(fd).size;
@@ -505,6 +510,7 @@ export async function readTableFile(file: string, specs: readonly ColumnSpec[]):
     readSync(fd, foot, 0, footLength, size - footLength);
     const md = metadataOf(foot, file);
     let bytesRead = footLength + 8;
+    if (specs.length === 0) return { columns: new Map(), md, bytesRead };
     const readRange = (start: number, length: number): Uint8Array => {
       if (!(start >= 4 && length >= 0 && start + length <= size - footLength)) throw notParquet(file, `column chunk at ${start}+${length} outside the file`);
       const b = Buffer.allocUnsafeSlow(length);
@@ -514,15 +520,46 @@ export async function readTableFile(file: string, specs: readonly ColumnSpec[]):
     };
     try {
       const columns = readFast(md, specs, file, readRange);
-      return { columns, bytesRead };
+      return { columns, md, bytesRead };
     } catch (e) {
       if (!(e instanceof NotOurs)) throw e;
     }
-    const all = readFileSync(file);
-    return { columns: await readGeneral(all, md, specs, file), bytesRead: bytesRead + all.length };
+    return { columns: undefined, md, bytesRead };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The columns asked for of a Parquet file, reading only its footer and those columns' chunks
+ * (the footer gives their offsets). Fast path, else hyparquet's general reader on the whole file.
+ */
+export async function readTableFile(file: string, specs: readonly ColumnSpec[]): Promise<TableRead> {
+  const r = readFastFile(file, specs);
+  if (r.columns !== undefined) return { columns: r.columns, bytesRead: r.bytesRead };
+  const all = readFileSync(file);
+  return { columns: await readGeneral(all, r.md, specs, file), bytesRead: r.bytesRead + all.length };
+}
+
+/**
+ * `readTableFile` synchronously, fast path only: an error naming the file when the fast path
+ * cannot take it (check with `fastPathFile` first).
+ */
+export function readTableFileSync(file: string, specs: readonly ColumnSpec[]): TableRead {
+  const r = readFastFile(file, specs);
+  if (r.columns === undefined) throw new Error(`${file}: not decoded by the fast path (a file our writer did not make, or a damaged one)`);
+  return { columns: r.columns, bytesRead: r.bytesRead };
+}
+
+/**
+ * Whether the fast path should take `file`, judged on its footer alone: written by our writer,
+ * a codec and encodings the fast path decodes. (The page headers are not looked at: a damaged
+ * file may still fail.) Synchronous; reads only the footer.
+ */
+export function fastPathFile(file: string): boolean {
+  const { md } = readFastFile(file, []);
+  if (md.created_by !== CREATED_BY) return false;
+  return md.row_groups.every((rg) => rg.columns.every((c) => c.meta_data !== undefined && FAST_CODECS.has(c.meta_data.codec) && c.meta_data.encodings.every((e) => FAST_ENCODINGS.has(e))));
 }
 
 /**

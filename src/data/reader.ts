@@ -10,7 +10,7 @@
  * (`FILE:LINE: ...`), seqs that repeat or go backwards.
  */
 import { EVENT_KINDS, type DataEvent, type EventKind } from "./events.js";
-import { readTableFile } from "./parquet.js";
+import { fastPathFile, readTableFile, readTableFileSync, type TableRead } from "./parquet.js";
 import { listSegments, readLineLog, type SegmentFiles } from "./segments.js";
 import { TABLES, sourceOf, type EventSource } from "./tables.js";
 
@@ -48,15 +48,54 @@ export class DataSetReader {
   /** Each segment's events, in seq order, as a cursor. */
   async *segments(): AsyncGenerator<EventCursor, void, undefined> {
     for (const s of listSegments(this.dir)) {
-      const where = s.lines ?? [...s.tables.values()][0] ?? this.dir;
+      const where = whereOf(s, this.dir);
       const cursor = s.lines !== undefined ? new ArrayCursor(this.readLines(s.lines)) : await this.readSealed(s, where);
-      this.stats.segments += 1;
-      this.stats.events += cursor.length;
-      const first = cursor.firstSeq;
-      if (first !== undefined && first <= this.lastSeq) throw new Error(`${where}: seq ${first} after ${this.lastSeq} (repeated or out of order)`);
-      this.lastSeq = cursor.lastSeq ?? this.lastSeq;
-      yield cursor;
+      yield this.accept(cursor, where);
     }
+  }
+
+  /**
+   * Each segment as an opener to call in order, when its events are wanted: a sealed segment is
+   * then read synchronously (its column chunks, fast path) and a line log parsed, so only the
+   * segments opened and not yet let go are in memory. A sealed segment whose files the fast path
+   * would not take (not written by our writer, judged on the footers) is decoded here, ahead, by
+   * the general reader, and its opener hands that over (`ahead`). Counts and seq checks happen
+   * when a segment is opened; opening out of order is an error.
+   */
+  async openers(): Promise<SegmentOpener[]> {
+    const out: SegmentOpener[] = [];
+    let next = 0;
+    const inOrder = (i: number): void => {
+      if (i !== next) throw new Error(`${this.dir}: segment ${i + 1} opened out of order (expected ${next + 1})`);
+      next += 1;
+    };
+    for (const s of listSegments(this.dir)) {
+      const i = out.length;
+      const where = whereOf(s, this.dir);
+      if (s.lines !== undefined) {
+        const file = s.lines;
+        out.push({ n: s.n, where, ahead: false, open: () => (inOrder(i), this.accept(new ArrayCursor(this.readLines(file)), where)) });
+        continue;
+      }
+      const files = this.tablesOf(s);
+      if (files.every((f) => fastPathFile(f.file) && (f.levels === undefined || fastPathFile(f.levels)))) {
+        out.push({ n: s.n, where, ahead: false, open: () => (inOrder(i), this.accept(this.readSealedSync(files, where), where)) });
+      } else {
+        const cursor = await this.readSealed(s, where);
+        out.push({ n: s.n, where, ahead: true, open: () => (inOrder(i), this.accept(cursor, where)) });
+      }
+    }
+    return out;
+  }
+
+  /** Counts a segment's cursor and checks its seqs follow the previous segment's. */
+  private accept(cursor: EventCursor, where: string): EventCursor {
+    this.stats.segments += 1;
+    this.stats.events += cursor.length;
+    const first = cursor.firstSeq;
+    if (first !== undefined && first <= this.lastSeq) throw new Error(`${where}: seq ${first} after ${this.lastSeq} (repeated or out of order)`);
+    this.lastSeq = cursor.lastSeq ?? this.lastSeq;
+    return cursor;
   }
 
   /** Every event, in seq order. */
@@ -84,27 +123,66 @@ export class DataSetReader {
     return this.kinds.size === EVENT_KINDS.length ? events : events.filter((e) => this.kinds.has(e.kind));
   }
 
-  private async readSealed(s: SegmentFiles, where: string): Promise<EventCursor> {
-    this.stats.sealed += 1;
-    const sources: EventSource[] = [];
+  /** The tables of a sealed segment to read, in EVENT_KINDS order (books with their levels' file). */
+  private tablesOf(s: SegmentFiles): SealedTable[] {
+    const out: SealedTable[] = [];
     for (const kind of EVENT_KINDS) {
       const file = s.tables.get(kind);
       if (file === undefined || !this.kinds.has(kind)) continue;
-      const t = await readTableFile(file, TABLES[kind]);
-      this.stats.bytes += t.bytesRead;
-      const cols = t.columns;
-      let levels: { price: BigInt64Array; quantity: BigInt64Array } | undefined;
+      let levels: string | undefined;
       if (kind === "book") {
-        const lf = s.tables.get("book_level");
-        if (lf === undefined) throw new Error(`${file}: books without their book_level table`);
-        const l = await readTableFile(lf, LEVEL_COLUMNS);
-        this.stats.bytes += l.bytesRead;
-        levels = { price: l.columns.get("price") as BigInt64Array, quantity: l.columns.get("quantity") as BigInt64Array };
+        levels = s.tables.get("book_level");
+        if (levels === undefined) throw new Error(`${file}: books without their book_level table`);
       }
-      sources.push(sourceOf(kind, cols, file, levels));
+      out.push({ kind, file, levels });
+    }
+    return out;
+  }
+
+  private sourceOf(t: SealedTable, table: TableRead, levels: TableRead | undefined): EventSource {
+    this.stats.bytes += table.bytesRead + (levels?.bytesRead ?? 0);
+    const lv = levels === undefined ? undefined : { price: levels.columns.get("price") as BigInt64Array, quantity: levels.columns.get("quantity") as BigInt64Array };
+    return sourceOf(t.kind, table.columns, t.file, lv);
+  }
+
+  private async readSealed(s: SegmentFiles, where: string): Promise<EventCursor> {
+    this.stats.sealed += 1;
+    const sources: EventSource[] = [];
+    for (const t of this.tablesOf(s)) {
+      const table = await readTableFile(t.file, TABLES[t.kind]);
+      const levels = t.levels === undefined ? undefined : await readTableFile(t.levels, LEVEL_COLUMNS);
+      sources.push(this.sourceOf(t, table, levels));
     }
     return new MergeCursor(sources, where);
   }
+
+  /** A sealed segment read synchronously (fast path only: an error naming a file it cannot take). */
+  private readSealedSync(tables: readonly SealedTable[], where: string): EventCursor {
+    this.stats.sealed += 1;
+    const sources = tables.map((t) => this.sourceOf(t, readTableFileSync(t.file, TABLES[t.kind]), t.levels === undefined ? undefined : readTableFileSync(t.levels, LEVEL_COLUMNS)));
+    return new MergeCursor(sources, where);
+  }
+}
+
+interface SealedTable {
+  kind: EventKind;
+  file: string;
+  /** The book_level file, for books. */
+  levels: string | undefined;
+}
+
+const whereOf = (s: SegmentFiles, dir: string): string => s.lines ?? [...s.tables.values()][0] ?? dir;
+
+/** A segment of a data set, read when opened (`DataSetReader.openers`). */
+export interface SegmentOpener {
+  /** The segment's number. */
+  readonly n: number;
+  /** Its first file, for messages. */
+  readonly where: string;
+  /** Decoded ahead (by the general reader), not when opened. */
+  readonly ahead: boolean;
+  /** Its events as a cursor (read now unless `ahead`). Call openers in order, each once. */
+  open(): EventCursor;
 }
 
 /** One segment's events in seq order, made one at a time. */

@@ -18,12 +18,16 @@
  *   without its promise flushes: `next()` is synchronous and nothing in the simulator's flow,
  *   lifecycle or expiry awaits), so the same scenario and seed give the same events.
  * - `recordedSource`: a data set directory (src/data) read in seq order, only market, book, trade
- *   and gap events (own-order events are for calibration), filtered by symbols and by
+ *   and gap events (own-order events are for calibration), one segment at a time: a segment is
+ *   read (synchronously: its column chunks, or its line log) when `next()` reaches it and let go
+ *   when its events are used up, so memory holds about one segment's columns, not the data set's
+ *   (a sealed segment the fast Parquet path would not take is decoded up front by the general
+ *   reader, which is async, and counted in `stats.ahead`). Filtered by symbols and by
  *   `fromMs <= ts < toMs`. The last row of each market before `fromMs` is passed on first, so the
  *   engine knows the markets' state when the window opens. A ts that goes backwards (a real clock
  *   stepped back while recording) is raised to the previous one and counted (`clampedTs`).
  */
-import { DataSetReader, Levels, type DataEvent, type EventCursor, type MarketEvent, type TradeEvent } from "../../data/index.js";
+import { DataSetReader, Levels, type DataEvent, type EventCursor, type MarketEvent, type SegmentOpener, type TradeEvent } from "../../data/index.js";
 import { BOOK_DEFAULT_DEPTH } from "../../sim/http/routes/markets.js";
 import { engineQuotes } from "../../sim/http/routes/public-quotes.js";
 import { isoOf, marketRowJson, type LifecycleState, type Market, type Scenario } from "../../sim/platform/index.js";
@@ -241,23 +245,42 @@ export interface RecordedOptions {
   toMs?: number;
 }
 
+/** How far a RecordedSource has read its data set. */
+export interface RecordedStats {
+  /** Segments in the data set. */
+  segments: number;
+  /** Segments opened so far (read, or handed over when decoded ahead). */
+  opened: number;
+  /** Segments decoded up front (the general Parquet reader, async). */
+  ahead: number;
+  /** Segments opened and not let go: at most 1 (0 before the first and after the last). */
+  held: number;
+}
+
 export class RecordedSource implements MarketDataSource {
   readonly describe: string;
   /** Events whose ts went backwards and were raised to the previous one. */
   clampedTs = 0;
+  readonly stats: RecordedStats;
   private seg = 0;
+  /** The segment being read (only one at a time). */
+  private cur: EventCursor | undefined;
   private lastTs = -Infinity;
   /** Rows of each market before `fromMs` (the last one of each), passed on before the first event in the window. */
   private carried: DataEvent[] | undefined;
   private readonly symbols: ReadonlySet<string> | undefined;
   private readonly fromMs: number;
   private readonly toMs: number;
+  /** Openers not yet opened (each is dropped once opened, with what it held). */
+  private readonly openers: (SegmentOpener | undefined)[];
 
   constructor(
     readonly dir: string,
-    private readonly cursors: readonly EventCursor[],
+    openers: readonly SegmentOpener[],
     opts: RecordedOptions,
   ) {
+    this.openers = [...openers];
+    this.stats = { segments: openers.length, opened: 0, ahead: openers.filter((o) => o.ahead).length, held: 0 };
     this.symbols = opts.symbols === undefined ? undefined : new Set(opts.symbols);
     this.fromMs = opts.fromMs ?? -Infinity;
     this.toMs = opts.toMs ?? Infinity;
@@ -271,17 +294,12 @@ export class RecordedSource implements MarketDataSource {
   next(): DataEvent | undefined {
     if (this.carried !== undefined && this.carried.length > 0) return this.out(this.carried.shift()!);
     for (;;) {
-      const cur = this.cursors[this.seg];
-      if (cur === undefined) return undefined;
-      const e = cur.next();
-      if (e === undefined) {
-        this.seg += 1;
-        continue;
-      }
+      const e = this.pull();
+      if (e === undefined) return undefined;
       if (e.kind !== "market" && e.kind !== "book" && e.kind !== "trade" && e.kind !== "gap") continue;
       if (this.symbols !== undefined && !this.symbols.has(e.symbol)) continue;
       if (e.ts >= this.toMs) {
-        this.seg = this.cursors.length; // seq order is the recording's time order: nothing later is in range
+        this.finish(); // seq order is the recording's time order: nothing later is in range
         return undefined;
       }
       if (e.ts < this.fromMs) {
@@ -298,6 +316,32 @@ export class RecordedSource implements MarketDataSource {
       }
       return this.out(e);
     }
+  }
+
+  /** The next event of the data set, opening the next segment when this one is used up. */
+  private pull(): DataEvent | undefined {
+    for (;;) {
+      if (this.cur === undefined) {
+        if (this.seg >= this.openers.length) return undefined;
+        const opener = this.openers[this.seg]!;
+        this.openers[this.seg] = undefined;
+        this.cur = opener.open();
+        this.stats.opened += 1;
+        this.stats.held = 1;
+      }
+      const e = this.cur.next();
+      if (e !== undefined) return e;
+      this.cur = undefined;
+      this.stats.held = 0;
+      this.seg += 1;
+    }
+  }
+
+  private finish(): void {
+    this.cur = undefined;
+    this.stats.held = 0;
+    for (let i = this.seg; i < this.openers.length; i++) this.openers[i] = undefined;
+    this.seg = this.openers.length;
   }
 
   private carry(e: MarketEvent): void {
@@ -318,9 +362,9 @@ export class RecordedSource implements MarketDataSource {
 }
 
 /**
- * A recorded data set as market data. Every segment is decoded here (the columns, not the
- * events: those are made one at a time by `next()`), since `next()` is synchronous and the
- * Parquet read is not.
+ * A recorded data set as market data. Segments are read as `next()` reaches them (see
+ * `RecordedSource`); only the footers are read here (to tell which segments the fast path takes),
+ * plus any segment the general Parquet reader must decode, which is async.
  */
 export async function recordedSource(dir: string, opts: RecordedOptions = {}): Promise<MarketDataSource> {
   for (const k of ["fromMs", "toMs"] as const) {
@@ -330,8 +374,7 @@ export async function recordedSource(dir: string, opts: RecordedOptions = {}): P
   if (opts.fromMs !== undefined && opts.toMs !== undefined && opts.toMs < opts.fromMs) throw new RangeError(`toMs (${opts.toMs}) is before fromMs (${opts.fromMs})`);
   if (opts.symbols !== undefined && opts.symbols.some((s) => typeof s !== "string" || s === "")) throw new RangeError("symbols must be non-empty strings");
   const reader = new DataSetReader(dir, { kinds: MARKET_DATA_KINDS });
-  const cursors: EventCursor[] = [];
-  for await (const c of reader.segments()) cursors.push(c);
-  if (reader.stats.segments === 0) throw new Error(`${dir}: no data set here (no seg-NNNNNN files)`);
-  return new RecordedSource(dir, cursors, opts);
+  const openers = await reader.openers();
+  if (openers.length === 0) throw new Error(`${dir}: no data set here (no seg-NNNNNN files)`);
+  return new RecordedSource(dir, openers, opts);
 }

@@ -1,10 +1,10 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../../src/core/clock.js";
 import { formatMicros } from "../../../src/core/money.js";
-import { DataSetWriter, Levels, toLine, type DataEvent, type NewEvent } from "../../../src/data/index.js";
+import { DataSetReader, DataSetWriter, Levels, listSegments, readDataSet, toLine, type DataEvent, type NewEvent } from "../../../src/data/index.js";
 import { recordedSource, SyntheticSource, syntheticSource, type MarketDataSource, type RecordedSource } from "../../../src/backtest/fast/sources.js";
 import { Pipeline } from "../../../src/sim/http/pipeline.js";
 import { allRoutes } from "../../../src/sim/http/routes/index.js";
@@ -224,6 +224,73 @@ describe("recordedSource", () => {
     expect(back.length).toBe(synth.length);
     expect(back.map(text)).toEqual(synth.map(text));
     expect(w.sealed.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("recordedSource, segment by segment", () => {
+  /** A synthetic stream written as several sealed segments (10 s each); the data set's events read up front. */
+  async function sealedSet(): Promise<{ dir: string; all: DataEvent[] }> {
+    const dir = dirOf();
+    const synth = drain(syntheticSource({ scenario, seed: 5, startMs: START, durationMs: 45_000 }));
+    let now = START;
+    const w = await DataSetWriter.open({ dir, clock: { now: () => now }, rotateMs: 10_000, fsyncEveryMs: 60_000 });
+    for (const e of synth) {
+      now = e.ts;
+      const { seq: _seq, ...rest } = e;
+      w.append(rest);
+    }
+    w.close();
+    const { events } = await readDataSet(dir, { kinds: ["market", "book", "trade", "gap"] });
+    return { dir, all: events };
+  }
+
+  it("reads one sealed segment at a time, as next() reaches it, and gives the same events as reading them all first", async () => {
+    const { dir, all } = await sealedSet();
+    const segs = listSegments(dir);
+    expect(segs.length).toBeGreaterThanOrEqual(4);
+    expect(segs.every((s) => s.lines === undefined)).toBe(true);
+    const src = (await recordedSource(dir)) as RecordedSource;
+    expect(src.stats).toEqual({ segments: segs.length, opened: 0, ahead: 0, held: 0 });
+    // The last seq of each segment (the reader that decodes a segment at a time, every kind).
+    const lastSeqs: number[] = [];
+    for await (const c of new DataSetReader(dir).segments()) lastSeqs.push(c.lastSeq!);
+    const segmentOf = (seq: number): number => lastSeqs.findIndex((l) => seq <= l);
+    const got: DataEvent[] = [];
+    for (let e = src.next(); e !== undefined; e = src.next()) {
+      got.push(e);
+      // Only the event's own segment has been opened so far, and only it is held.
+      expect(src.stats.opened).toBe(segmentOf(e.seq) + 1);
+      expect(src.stats.held).toBe(1);
+    }
+    expect(got.map(text)).toEqual(all.map(text));
+    expect(src.stats).toEqual({ segments: segs.length, opened: segs.length, ahead: 0, held: 0 });
+    expect(new Set(got.map((e) => segmentOf(e.seq))).size).toBe(segs.length);
+  });
+
+  it("stops reading at toMs: the segments after the window are never opened", async () => {
+    const { dir, all } = await sealedSet();
+    const segs = listSegments(dir).length;
+    const toMs = START + 12_000;
+    const src = (await recordedSource(dir, { toMs })) as RecordedSource;
+    const got = drain(src);
+    expect(got.map(text)).toEqual(all.filter((e) => e.ts < toMs).map(text));
+    expect(src.stats.opened).toBe(2);
+    expect(src.stats.opened).toBeLessThan(segs);
+    expect(src.stats.held).toBe(0);
+  });
+
+  it("decodes up front a segment whose files our writer did not make, and still gives the same events", async () => {
+    const { dir, all } = await sealedSet();
+    // Another tool's file: same columns, another created_by (same length, so the footer still reads).
+    const name = readdirSync(dir).find((f) => f.startsWith("seg-000002.") && f.endsWith(".book.parquet"))!;
+    const bytes = readFileSync(join(dir, name));
+    const at = bytes.indexOf("pm-market-maker data set");
+    expect(at).toBeGreaterThan(0);
+    bytes.write("xx", at);
+    writeFileSync(join(dir, name), bytes);
+    const src = (await recordedSource(dir)) as RecordedSource;
+    expect(src.stats.ahead).toBe(1);
+    expect(drain(src).map(text)).toEqual(all.map(text));
   });
 });
 
