@@ -10,12 +10,13 @@
  */
 import { createClient, type Transport } from "../api/index.js";
 import { parseDuration } from "../backtest/duration.js";
-import { driveVirtualClock, startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
-import { ConfigError, LOG_LEVELS, loadConfig, type Config } from "../config/index.js";
-import { RealClock, VirtualClock, type Clock } from "../core/clock.js";
+import { startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
+import { LOG_LEVELS } from "../config/index.js";
+import type { Clock } from "../core/clock.js";
 import { Rng } from "../core/rng.js";
 import { DataSetWriter } from "../data/index.js";
 import { createLogger, redactSecrets } from "../log/index.js";
+import { commandClock, loadCommandConfig } from "./command-setup.js";
 import { RateGate } from "../ratelimit/index.js";
 import { Recorder } from "../record/index.js";
 
@@ -126,25 +127,9 @@ export async function recordCommand(argv: string[], io: RecordIo = processIo): P
     io.stderr(`mm record: ${args}\n\n${USAGE}`);
     return 2;
   }
-  let config: Config;
-  try {
-    config = loadConfig(args.config);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      io.stderr(`${redactSecrets(e.message)}\n${args.config}: invalid\n`);
-      return 2;
-    }
-    throw e;
-  }
-
-  const real = new RealClock();
-  let clock: Clock = real;
-  let stopDriver: (() => void) | undefined;
-  if (config.mode === "simulator" && config.simulator.clock === "virtual") {
-    const v = new VirtualClock(real.now());
-    stopDriver = driveVirtualClock(v, config.simulator.speed ?? 1, real);
-    clock = v;
-  }
+  const config = loadCommandConfig(args.config, io.stderr);
+  if (config === 2) return 2;
+  const { clock, stopDriver } = commandClock(config);
   const logger = createLogger({ level: args.logLevel ?? config.log.level, name: "mm-record", clock });
   let embedded: EmbeddedSimulator | undefined;
   let recorder: Recorder | undefined;

@@ -13,12 +13,12 @@
  * restart quotes again; SIGTERM then exits). SIGUSR1 is taken by node's inspector, SIGHUP by
  * terminals closing: neither would be a safe kill switch.
  */
-import { RealClock, VirtualClock, type Clock } from "../core/clock.js";
 import { Rng } from "../core/rng.js";
-import { ConfigError, loadConfig, type Config } from "../config/index.js";
+import type { Config } from "../config/index.js";
 import { createLogger, redactSecrets } from "../log/index.js";
+import { commandClock, loadCommandConfig } from "./command-setup.js";
 import { createDaemon, type Daemon, type ShutdownReport } from "../bot/engine/daemon.js";
-import { defaultDemoConfigPath, driveVirtualClock, startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
+import { defaultDemoConfigPath, startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
 import { describeUnconfirmed } from "../bot/engine/shutdown.js";
 import { formatStatusLine } from "../bot/engine/status.js";
 
@@ -138,26 +138,10 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
     io.stderr(`mm run: ${args}\n\n${USAGE}`);
     return 2;
   }
-  let config: Config;
   const file = args.config ?? defaultDemoConfigPath();
-  try {
-    config = loadConfig(file);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      io.stderr(`${redactSecrets(e.message)}\n${file}: invalid\n`);
-      return 2;
-    }
-    throw e;
-  }
-
-  const real = new RealClock();
-  let clock: Clock = real;
-  let stopDriver: (() => void) | undefined;
-  if (config.mode === "simulator" && config.simulator.clock === "virtual") {
-    const v = new VirtualClock(real.now());
-    stopDriver = driveVirtualClock(v, config.simulator.speed ?? 1, real);
-    clock = v;
-  }
+  const config = loadCommandConfig(file, io.stderr);
+  if (config === 2) return 2;
+  const { clock, real, stopDriver } = commandClock(config);
   const logger = createLogger({ level: config.log.level, name: "mm", clock });
   let embedded: EmbeddedSimulator | undefined;
   let daemon: Daemon | undefined;

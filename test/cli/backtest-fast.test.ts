@@ -24,6 +24,20 @@ function io(): { io: BacktestIo; out: string[]; err: string[] } {
   return { io: { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {}, progress: false }, out, err };
 }
 
+/** A data set of `minutes` of the fixture scenario's synthetic flow, in a fresh temp directory. */
+async function recordSynthetic(minutes: number): Promise<string> {
+  const prepared = prepareBacktest({ configPath: CONFIG, durationMs: minutes * 60_000, env: {} });
+  const dir = mkdtempSync(join(tmpdir(), "mm-fast-"));
+  const w = await DataSetWriter.open({ dir, clock: { now: () => prepared.startMs } });
+  const src = syntheticSource({ scenario: prepared.scenario, seed: prepared.seed, startMs: prepared.startMs, durationMs: prepared.durationMs });
+  for (let e = src.next(); e !== undefined; e = src.next()) {
+    const { seq: _s, ...rest } = e;
+    w.append(rest);
+  }
+  w.close();
+  return dir;
+}
+
 describe("mm backtest --engine fast", () => {
   it("runs the decision core over the scenario's synthetic flow, the same twice", async () => {
     const runs: string[] = [];
@@ -42,15 +56,7 @@ describe("mm backtest --engine fast", () => {
   });
 
   it("replays a recorded data set (--data)", async () => {
-    const prepared = prepareBacktest({ configPath: CONFIG, durationMs: 5 * 60_000, env: {} });
-    const dir = mkdtempSync(join(tmpdir(), "mm-fast-"));
-    const w = await DataSetWriter.open({ dir, clock: { now: () => prepared.startMs } });
-    const src = syntheticSource({ scenario: prepared.scenario, seed: prepared.seed, startMs: prepared.startMs, durationMs: prepared.durationMs });
-    for (let e = src.next(); e !== undefined; e = src.next()) {
-      const { seq: _s, ...rest } = e;
-      w.append(rest);
-    }
-    w.close();
+    const dir = await recordSynthetic(5);
     const h = io();
     const out = join(dir, "report.json");
     expect(await backtestCommand(["--config", CONFIG, "--engine", "fast", "--data", dir, "--out", out], h.io)).toBe(0);
@@ -61,15 +67,7 @@ describe("mm backtest --engine fast", () => {
   });
 
   it("--compare runs both engines on the same recording and reports where they differ", async () => {
-    const prepared = prepareBacktest({ configPath: CONFIG, durationMs: 4 * 60_000, env: {} });
-    const dir = mkdtempSync(join(tmpdir(), "mm-compare-"));
-    const w = await DataSetWriter.open({ dir, clock: { now: () => prepared.startMs } });
-    const src = syntheticSource({ scenario: prepared.scenario, seed: prepared.seed, startMs: prepared.startMs, durationMs: prepared.durationMs });
-    for (let e = src.next(); e !== undefined; e = src.next()) {
-      const { seq: _s, ...rest } = e;
-      w.append(rest);
-    }
-    w.close();
+    const dir = await recordSynthetic(4);
     const h = io();
     expect(await backtestCommand(["--config", CONFIG, "--compare", "--data", dir, "--out", "-"], h.io)).toBe(0);
     const r = JSON.parse(h.out.join("")) as { comparison: Comparison; full: { ok: boolean; totals: { fills: { count: number } } }; fast: FastReport };
