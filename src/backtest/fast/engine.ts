@@ -211,10 +211,12 @@ function levelsView(l: Levels, depth: number): BookLevel[] {
   return out;
 }
 
-/** The exchange's phase check: OPEN takes everything, PRE_MARKET post-only only, others nothing. */
+/**
+ * The exchange's phase check, with the platform's code (as the simulator answers, spec 7.3): OPEN
+ * takes everything, PRE_MARKET post-only orders only, any other status nothing: market_not_open.
+ */
 function exchangeRefusal(row: MarketSummary, postOnly: boolean): string | undefined {
-  if (row.status === "OPEN") return undefined;
-  if (row.status === "PRE_MARKET") return postOnly ? undefined : "post_only_required";
+  if (row.status === "OPEN" || (row.status === "PRE_MARKET" && postOnly)) return undefined;
   return "market_not_open";
 }
 
