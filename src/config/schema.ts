@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { moneyField, pathField, priceField, secretField, textField, type LoadContext } from "./fields.js";
 import { liveWalletsSchema, simulatorWalletsSchema } from "./wallets.js";
+import { checkShardId, localAddressSchema, shardSchema } from "./shard-section.js";
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER): z.ZodInt => z.int().min(min).max(max);
 const names = (pattern: RegExp, what: string): z.ZodArray<z.ZodString> =>
@@ -23,6 +24,7 @@ function platformRateFields(): {
   rateLimitPerMin: z.ZodDefault<z.ZodInt>;
   requestTimeoutMs: z.ZodDefault<z.ZodInt>;
   rateSafetyMargin: z.ZodDefault<z.ZodNumber>;
+  localAddress: z.ZodOptional<z.ZodString>;
 } {
   return {
     /** Only multi_wallet partners are supported by the daemon (one key, many X-User-Wallet). */
@@ -32,6 +34,8 @@ function platformRateFields(): {
     requestTimeoutMs: int(100, 300_000).default(10_000),
     /** Fraction of each rate bucket left unused as headroom. */
     rateSafetyMargin: z.number().min(0).max(0.5).default(0.1),
+    /** Outgoing HTTP and WebSocket connections leave from this local IP (shard-section.ts). */
+    localAddress: localAddressSchema(),
   };
 }
 
@@ -197,6 +201,7 @@ function riskSchema() {
 function commonSections(ctx: LoadContext) {
   return {
     instance: instanceSchema(),
+    shard: shardSchema(ctx),
     markets: marketsSchema(),
     strategy: strategySchema(),
     quoting: quotingSchema(),
@@ -209,6 +214,8 @@ function commonSections(ctx: LoadContext) {
         port: int(0, 65_535).default(9464),
         /** Node process metrics (process_*, nodejs_*) next to the daemon's own; absent: true. */
         processMetrics: z.boolean().optional(),
+        /** Bearer token of GET /status (`mm status`): "${ENV}" or { file }; absent: /status is off (404). */
+        statusToken: secretField(ctx, "token").optional(),
       })
       .prefault({}),
     admin: z.strictObject({ token: secretField(ctx, "token").optional() }).prefault({}),
@@ -266,7 +273,7 @@ export function buildConfigSchema(ctx: LoadContext) {
     wallets: simulatorWalletsSchema(ctx),
     ...commonSections(ctx),
   });
-  return z.discriminatedUnion("mode", [live, simulator]).superRefine(checkCommon);
+  return z.discriminatedUnion("mode", [live, simulator]).superRefine(checkCommon).superRefine(checkShardId);
 }
 
 export type ConfigSchema = ReturnType<typeof buildConfigSchema>;
