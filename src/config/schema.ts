@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { moneyField, pathField, priceField, secretField, textField, type LoadContext } from "./fields.js";
 import { liveWalletsSchema, simulatorWalletsSchema } from "./wallets.js";
+import { recordSectionSchema } from "./record-section.js";
 import { checkShardId, localAddressSchema, shardSchema } from "./shard-section.js";
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER): z.ZodInt => z.int().min(min).max(max);
@@ -221,6 +222,7 @@ function commonSections(ctx: LoadContext) {
     admin: z.strictObject({ token: secretField(ctx, "token").optional() }).prefault({}),
     log: z.strictObject({ level: z.enum(LOG_LEVELS).default("info") }).prefault({}),
     shutdown: z.strictObject({ cancelDeadlineSec: int(1, 600).default(15) }).prefault({}),
+    record: recordSectionSchema(ctx).optional(),
   };
 }
 
