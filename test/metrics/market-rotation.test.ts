@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Daemon } from "../../src/bot/engine/daemon.js";
 import { daemonConfig, makeDaemon, run, settle, startSim, type SimHarness } from "../integration/harness.js";
-import { promtool } from "./fixtures.js";
+import { promtoolCheckMetrics } from "./fixtures.js";
 
 let stop: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -70,8 +70,11 @@ describe("market labels on a daemon whose markets rotate", () => {
     expect(allMarkets(text)).toEqual(new Set(["C", "D"]));
     expect(daemon.ops.metrics.labels.markets.held().sort()).toEqual(["C", "D"]);
 
-    const check = promtool(["check", "metrics"], text);
-    expect(check.out).toBe("");
-    expect(check.status).toBe(0);
+    // promtool missing outside CI: this check is skipped with a notice, the rest still holds.
+    const check = promtoolCheckMetrics(text);
+    if (check !== undefined) {
+      expect(check.out).toBe("");
+      expect(check.status).toBe(0);
+    }
   }, 120_000);
 });

@@ -3,10 +3,11 @@
  * virtual clock, passes `promtool check metrics` (lint included), carries real order, fill,
  * request, rate-gate, stream and position figures, and no secret: not the API key, not a wallet
  * private key, not the admin token, not even a wallet address (labels use wallet names).
- * promtool comes from Debian's prometheus package; without it this test FAILS (see fixtures).
+ * promtool comes from Debian's prometheus package; without it the promtool check is skipped with a
+ * notice (the rest still runs), and under CI the test FAILS (test/deploy/tools.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { promtool } from "../metrics/fixtures.js";
+import { promtoolCheckMetrics } from "../metrics/fixtures.js";
 import { ADMIN_TOKEN, API_KEY, run, sample, settleIo, startOps, total, walletAddress, walletKey, type OpsHarness } from "./harness.js";
 
 let ops: OpsHarness | undefined;
@@ -39,9 +40,11 @@ describe("daemon /metrics over HTTP", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const body = await res.text();
 
-    const check = promtool(["check", "metrics"], body);
-    expect(check.out).toBe("");
-    expect(check.status).toBe(0);
+    const check = promtoolCheckMetrics(body);
+    if (check !== undefined) {
+      expect(check.out).toBe("");
+      expect(check.status).toBe(0);
+    }
 
     expect(total(body, "mm_fills_total")).toBeGreaterThan(0);
     expect(total(body, "mm_traded_shares_total")).toBeGreaterThan(0);
