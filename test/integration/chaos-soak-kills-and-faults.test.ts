@@ -70,6 +70,16 @@ function ruleFor(kind: Kind, rng: Rng, fromMs: number, toMs: number): FaultRuleI
       return { ...base, kind, route: "WS /ws/user", probability: p(0.2, 0.5), copies: rng.range(2, 3) };
     case "ws_reorder_frames":
       return { ...base, kind, route: "WS /ws/user", probability: p(0.3, 0.6), reorderWindow: rng.range(2, 4) };
+    case "cancel_unanswered":
+      return { ...base, kind, route: "POST /api/orders/cancel*", probability: p(0.2, 0.5), completeAfterMs: rng.range(1_000, 6_000) };
+    case "lock_invariant":
+      return { ...base, kind, route: "POST /api/orders/cancel*", probability: p(0.2, 0.5) };
+    case "lock_invariant_violation":
+    case "exchange_transport_error":
+      return { ...base, kind, route: rng.pick(["POST /api/orders/place*", "POST /api/orders/cancel*", "GET /api/orders/open", "/api/me/*"]), probability: p(0.05, 0.15) };
+    case "exchange_malformed_response":
+    case "exchange_upstream_error":
+      return { ...base, kind, route: rng.pick(["POST /api/orders/place*", "POST /api/orders/cancel*"]), probability: p(0.05, 0.15), execute: rng.float() < 0.5, rawBody: rng.float() < 0.5 };
   }
 }
 

@@ -39,8 +39,15 @@ export function faultTiming(fault: Fault | undefined, placeRoute: boolean): Faul
     case "trading_temporarily_unavailable":
     case "rate_limited_burst":
       return "before";
+    case "lock_invariant_violation":
+    case "exchange_transport_error":
+      return "before";
     case "exchange_unavailable":
+    case "exchange_malformed_response":
+    case "exchange_upstream_error":
       return fault.execute ? "after" : "before";
+    case "cancel_unanswered":
+      return placeRoute ? "none" : "cancel_pending";
     case "idempotency_race":
       return placeRoute ? "after" : "before";
     case "cancel_pending":

@@ -12,6 +12,9 @@
  * - cancel-batch `{orderIds}` and cancel-all `{marketId?}` answer `{cancelled, notCancelled}`;
  *   a pending id is in `notCancelled` with code `cancel_pending`, an id that filled before its
  *   pending cancel completed with code `not_cancellable`.
+ * - Older nodes (faults): `cancel_unanswered` records the cancel like cancel_pending but answers a
+ *   single cancel 503 with `Retry-After: 5` and `details.orderId` (batch entries carry that code);
+ *   `lock_invariant` answers a batch's live ids as notCancelled entries with that code, untouched.
  * - A completed pending cancel sends `order_cancelled` carrying the final status (FILLED when it
  *   lost the race), so the stream always closes the story the 202 opened.
  */
@@ -21,6 +24,8 @@ import type { UserFrame } from "../bus.js";
 import type { MatchingEngine } from "../engine/index.js";
 import type { Fault } from "../platform/faults.js";
 import type { SimPlatform } from "../platform/platform.js";
+import type { PlatformFailure } from "../platform/errors.js";
+import { errorEnvelope } from "../../wire/errors.js";
 import { errorAnswer, faultAnswer, faultTiming, type DeskAnswer } from "./answers.js";
 import type { Caller } from "./caller.js";
 import { amount } from "./format.js";
@@ -29,6 +34,16 @@ import { compareKeys } from "./cursor.js";
 import { keyOf, TERMINAL, type DeskOrder, type OrderRecords } from "./records.js";
 
 export const CANCEL_RETRY_AFTER_SEC = 5;
+
+interface FaultMode {
+  early?: DeskAnswer;
+  completeAfterMs?: number;
+  after?: DeskAnswer;
+  /** cancel_unanswered: a pending single cancel is answered with this 503 instead of 202. */
+  unanswered?: PlatformFailure;
+  /** lock_invariant: live ids of a batch come back as lock_invariant entries, untouched. */
+  lockInvariant?: boolean;
+}
 
 type One =
   | { kind: "done"; order: DeskOrder; status: "CANCELLED" | "FILLED" }
@@ -103,11 +118,15 @@ export class CancelDesk {
     if (o.status === "FILLED") this.desk.publish(o.wallet, () => orderEndedFrame("order_cancelled", o, this.desk.clock.now(), "FILLED", 0n));
   }
 
-  private faultMode(fault: Fault | undefined): { early?: DeskAnswer; completeAfterMs?: number; after?: DeskAnswer } {
+  private faultMode(fault: Fault | undefined): FaultMode {
     const timing = faultTiming(fault, false);
     if (timing === "before") return { early: faultAnswer(fault!)! };
     if (timing === "after") return { after: faultAnswer(fault!)! };
     if (timing === "cancel_pending" && fault?.kind === "cancel_pending") return { completeAfterMs: fault.completeAfterMs };
+    if (timing === "cancel_pending" && fault?.kind === "cancel_unanswered") {
+      return { completeAfterMs: fault.completeAfterMs, unanswered: fault.http };
+    }
+    if (fault?.kind === "lock_invariant") return { lockInvariant: true };
     return {};
   }
 
@@ -122,23 +141,45 @@ export class CancelDesk {
       case "error":
         return errorAnswer(r.status, r.code, r.message, r.details);
       case "pending":
+        if (mode.unanswered) {
+          // Older exchange nodes: the same condition as 503 cancel_unanswered, the id in details.
+          const f = mode.unanswered;
+          const retryAfterSec = f.retryAfterSec ?? CANCEL_RETRY_AFTER_SEC;
+          return {
+            status: f.status,
+            body: errorEnvelope(f.status, f.code, f.message, { details: { orderId: r.order.id }, retryAfterSec }),
+            headers: { "Retry-After": String(retryAfterSec) },
+          };
+        }
         return { status: 202, body: pendingBody(r.order.id), headers: { "Retry-After": String(CANCEL_RETRY_AFTER_SEC) } };
       case "done":
         return { status: 200, body: doneBody(r.order, r.status) };
     }
   }
 
-  private many(ids: readonly string[], caller: Caller, completeAfterMs: number | undefined): Record<string, unknown> {
+  private many(ids: readonly string[], caller: Caller, mode: FaultMode): Record<string, unknown> {
     const cancelled: string[] = [];
     const notCancelled: { orderId: string; code: string; message: string }[] = [];
+    const pendingCode = mode.unanswered ? "cancel_unanswered" : "cancel_pending";
     for (const id of ids) {
-      const r = this.one(id, caller.wallet, completeAfterMs);
+      if (mode.lockInvariant && this.lockInvariantApplies(id, caller.wallet)) {
+        // Older exchange nodes: the lock could not be taken; nothing was done for this id.
+        notCancelled.push({ orderId: id, code: "lock_invariant", message: "lock invariant not met on the exchange node; repeat the cancel for this id" });
+        continue;
+      }
+      const r = this.one(id, caller.wallet, mode.completeAfterMs);
       if (r.kind === "error") notCancelled.push({ orderId: id, code: r.code, message: r.message });
-      else if (r.kind === "pending") notCancelled.push({ orderId: id, code: "cancel_pending", message: "cancel recorded, no answer yet; repeat it for this id" });
+      else if (r.kind === "pending") notCancelled.push({ orderId: id, code: pendingCode, message: "cancel recorded, no answer yet; repeat it for this id" });
       else if (r.status === "CANCELLED") cancelled.push(id);
       else notCancelled.push({ orderId: id, code: "not_cancellable", message: "the order filled before the cancel completed" });
     }
     return { cancelled, notCancelled };
+  }
+
+  /** A live order of this wallet with no cancel recorded: the ids a lock_invariant entry stands for. */
+  private lockInvariantApplies(orderId: string, wallet: string): boolean {
+    const o = this.desk.records.get(orderId);
+    return o !== undefined && o.wallet === wallet && o.cancel === undefined && !TERMINAL.has(o.status);
   }
 
   cancelBatch(raw: unknown, caller: Caller, fault?: Fault): DeskAnswer {
@@ -146,7 +187,7 @@ export class CancelDesk {
     if (!parsed.ok) return { status: 400, body: requestErrorEnvelope(parsed) };
     const mode = this.faultMode(fault);
     if (mode.early) return mode.early;
-    const body = this.many([...new Set(parsed.value.orderIds)], caller, mode.completeAfterMs);
+    const body = this.many([...new Set(parsed.value.orderIds)], caller, mode);
     return mode.after ?? { status: 200, body };
   }
 
@@ -161,7 +202,7 @@ export class CancelDesk {
     if (mode.early) return mode.early;
     const live = this.desk.records.liveOf(caller.wallet).filter((o) => marketId === undefined || o.marketId === marketId);
     live.sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
-    const body = this.many(live.map((o) => o.id), caller, mode.completeAfterMs);
+    const body = this.many(live.map((o) => o.id), caller, mode);
     return mode.after ?? { status: 200, body };
   }
 }

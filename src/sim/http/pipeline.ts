@@ -101,11 +101,16 @@ const CANCEL_PATHS: ReadonlySet<string> = new Set(["/api/orders/cancel", "/api/o
  *   5xx (exchange_unavailable with execute: "may have been recorded"; idempotency_race on the
  *   place routes: recorded, answer lost, unless the handler chose otherwise).
  * cancel_pending elsewhere, ws_* kinds and latency-only decisions have no HTTP effect.
+ * lock_invariant_violation and exchange_transport_error answer; exchange_malformed_response and
+ * exchange_upstream_error act as exchange_unavailable; cancel_unanswered passes on the cancel
+ * routes, lock_invariant on cancel-batch and cancel-all (per-entry answers).
  */
 export interface FaultPlanStep {
   answer?: PlatformFailure;
   pass?: Fault;
   after?: PlatformFailure;
+  /** exchange_malformed_response with rawBody: `answer` / `after` go out as this text, not an envelope. */
+  rawText?: string;
 }
 
 export function planFault(fault: Fault | undefined, method: string, path: string): FaultPlanStep {
@@ -116,8 +121,20 @@ export function planFault(fault: Fault | undefined, method: string, path: string
     case "trading_temporarily_unavailable":
     case "rate_limited_burst":
       return { answer: fault.http };
+    case "lock_invariant_violation":
+    case "exchange_transport_error":
+      return { answer: fault.http };
     case "exchange_unavailable":
+    case "exchange_upstream_error":
       return fault.execute ? { pass: fault, after: fault.http } : { answer: fault.http };
+    case "exchange_malformed_response": {
+      const raw = fault.rawText !== undefined ? { rawText: fault.rawText } : {};
+      return fault.execute ? { pass: fault, after: fault.http, ...raw } : { answer: fault.http, ...raw };
+    }
+    case "cancel_unanswered":
+      return post && CANCEL_PATHS.has(path) ? { pass: fault } : {};
+    case "lock_invariant":
+      return post && (path === "/api/orders/cancel-batch" || path === "/api/orders/cancel-all") ? { pass: fault } : {};
     case "idempotency_race":
       return post && PLACE_PATHS.has(path) ? { pass: fault, after: fault.http } : { answer: fault.http };
     case "cancel_pending":
@@ -283,6 +300,7 @@ export class Pipeline {
       // stands for a refusing bucket itself and carries only its Retry-After.
       const limited = fault?.kind === "rate_limited_burst" ? { headers: {} } : this.rateCheck(method, url, ip, undefined, stamp.receivedAtMs);
       if (limited.refused) return this.render(stamp, limited.refused);
+      if (step.rawText !== undefined) return this.renderText(stamp, step.answer.status, limited.headers, step.rawText);
       return this.render(stamp, { status: step.answer.status, headers: limited.headers, body: failureEnvelope(step.answer) });
     }
 
@@ -343,6 +361,7 @@ export class Pipeline {
       return this.render(stamp, { status: 500, headers: rateHeaders, body: errorEnvelope(500, "internal", "internal error") });
     }
     if (step.after && res.status < 500) {
+      if (step.rawText !== undefined) return this.renderText(stamp, step.after.status, rateHeaders, step.rawText);
       return this.render(stamp, { status: step.after.status, headers: rateHeaders, body: failureEnvelope(step.after) });
     }
     return this.render(stamp, { ...res, headers: { ...rateHeaders, ...res.headers } }, `${route.method} ${route.pattern}`);
@@ -364,6 +383,17 @@ export class Pipeline {
     const headers = decisionHeaders(decision);
     if (decision.allowed) return { headers };
     return { headers, refused: { status: 429, headers, body: rateLimitedEnvelope(`rate limit exceeded (${decision.bucket.id})`) } };
+  }
+
+  /** A body that is not JSON (a fault standing for a gateway's page), with the common headers. */
+  private renderText(stamp: Stamp, status: number, extra: Record<string, string>, text: string): RawResponse {
+    const headers: Record<string, string> = { ...extra };
+    headers[HEADER.apiVersion] = this.sim.platform.settings.apiVersion;
+    headers[HEADER.serverTime] = String(stamp.receivedAtMs);
+    headers[HEADER.requestId] = stamp.requestId;
+    headers[HEADER.traceId] = stamp.traceId;
+    headers[HEADER.contentType] = "text/html";
+    return { status, headers, bodyText: text };
   }
 
   /** Serialise and stamp the common headers; an unserialisable body becomes a 500. */

@@ -24,6 +24,12 @@ export const FAULT_KINDS = [
   "ws_disconnect",
   "ws_duplicate_frames",
   "ws_reorder_frames",
+  "cancel_unanswered",
+  "lock_invariant",
+  "lock_invariant_violation",
+  "exchange_transport_error",
+  "exchange_malformed_response",
+  "exchange_upstream_error",
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -46,8 +52,17 @@ export interface FaultRuleInput {
   latencyMs?: number;
   /** cancel_pending: when the recorded cancel completes (default 3000 ms). */
   completeAfterMs?: number;
-  /** exchange_unavailable: record (execute) the request before answering; a number is a probability. */
+  /**
+   * exchange_unavailable, exchange_malformed_response, exchange_upstream_error: record (execute)
+   * the request before answering; a number is a probability.
+   */
   execute?: boolean | number;
+  /** exchange_malformed_response: answer with the non-JSON text itself (no envelope), as a gateway would. */
+  rawBody?: boolean;
+  /** exchange_upstream_error: the downstream status in details.upstream (default 502; also the HTTP status). */
+  upstreamStatus?: number;
+  /** exchange_upstream_error / exchange_malformed_response: the downstream body in details.upstream. */
+  upstreamBody?: unknown;
   /** ws_duplicate_frames: copies of each frame sent (default 2). */
   copies?: number;
   /** ws_reorder_frames: frames held and shuffled together (default 2). */
@@ -71,7 +86,21 @@ export type Fault =
   | (FaultBase & { readonly kind: "rate_limited_burst"; readonly http: PlatformFailure })
   | (FaultBase & { readonly kind: "ws_disconnect" })
   | (FaultBase & { readonly kind: "ws_duplicate_frames"; readonly copies: number })
-  | (FaultBase & { readonly kind: "ws_reorder_frames"; readonly window: number });
+  | (FaultBase & { readonly kind: "ws_reorder_frames"; readonly window: number })
+  /** A cancel recorded but unanswered, said the older nodes' way: 503 with Retry-After 5 and details.orderId. */
+  | (FaultBase & { readonly kind: "cancel_unanswered"; readonly http: PlatformFailure; readonly completeAfterMs: number })
+  /** Cancel-batch / cancel-all: every live id comes back in notCancelled with code lock_invariant, nothing done. */
+  | (FaultBase & { readonly kind: "lock_invariant" })
+  | (FaultBase & { readonly kind: "lock_invariant_violation"; readonly http: PlatformFailure })
+  | (FaultBase & { readonly kind: "exchange_transport_error"; readonly http: PlatformFailure })
+  | (FaultBase & {
+      readonly kind: "exchange_malformed_response";
+      readonly http: PlatformFailure;
+      readonly execute: boolean;
+      /** Set when the answer is this text itself, not an envelope. */
+      readonly rawText?: string;
+    })
+  | (FaultBase & { readonly kind: "exchange_upstream_error"; readonly http: PlatformFailure; readonly execute: boolean });
 
 export interface FaultRule {
   readonly id: string;
@@ -226,6 +255,13 @@ export class FaultPlan {
   }
 }
 
+/** What a gateway in front of a failed exchange node sends back: not JSON. */
+export const MALFORMED_TEXT = "<html><head><title>502 Bad Gateway</title></head><body>bad gateway</body></html>";
+
+function decideExecute(i: FaultRuleInput, r: LiveRule): boolean {
+  return typeof i.execute === "number" ? r.rng.float() < i.execute : (i.execute ?? false);
+}
+
 function build(r: LiveRule, latencyMs: number): Fault {
   const i = r.input;
   const base = { ruleId: r.id, latencyMs };
@@ -257,7 +293,7 @@ function build(r: LiveRule, latencyMs: number): Fault {
         http: failure(202, i.kind, "cancel recorded, no answer yet; repeat after Retry-After", undefined, { retryAfterSec: 5 }),
       };
     case "exchange_unavailable": {
-      const execute = typeof i.execute === "number" ? r.rng.float() < i.execute : (i.execute ?? false);
+      const execute = decideExecute(i, r);
       return { ...base, kind: i.kind, execute, http: failure(503, i.kind, "exchange upstream unreachable; the request may have been recorded") };
     }
     case "idempotency_race":
@@ -282,5 +318,31 @@ function build(r: LiveRule, latencyMs: number): Fault {
       return { ...base, kind: i.kind, copies: Math.max(2, i.copies ?? 2) };
     case "ws_reorder_frames":
       return { ...base, kind: i.kind, window: Math.max(2, i.reorderWindow ?? 2) };
+    case "cancel_unanswered":
+      return {
+        ...base,
+        kind: i.kind,
+        completeAfterMs: i.completeAfterMs ?? 3000,
+        http: failure(503, i.kind, "cancel recorded, no answer yet (older exchange node); repeat after Retry-After", undefined, {
+          retryAfterSec: i.retryAfterSec ?? 5,
+        }),
+      };
+    case "lock_invariant":
+      return { ...base, kind: i.kind };
+    case "lock_invariant_violation":
+      return { ...base, kind: i.kind, http: failure(503, i.kind, "vault state diverged from the off-chain mirror") };
+    case "exchange_transport_error":
+      return { ...base, kind: i.kind, http: failure(503, i.kind, "connection to the exchange failed") };
+    case "exchange_malformed_response": {
+      const text = typeof i.upstreamBody === "string" ? i.upstreamBody : MALFORMED_TEXT;
+      const http = failure(503, i.kind, "the exchange answered with a body that is not JSON", { upstream: { status: 502, body: text } });
+      return { ...base, kind: i.kind, execute: decideExecute(i, r), http, ...(i.rawBody ? { rawText: text } : {}) };
+    }
+    case "exchange_upstream_error": {
+      const status = i.upstreamStatus ?? 502;
+      const body = i.upstreamBody ?? "upstream error (unstructured reply)";
+      const http = failure(status, i.kind, "unstructured reply from a downstream service", { upstream: { status, body } });
+      return { ...base, kind: i.kind, execute: decideExecute(i, r), http };
+    }
   }
 }

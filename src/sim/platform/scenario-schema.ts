@@ -148,6 +148,9 @@ export function faultRuleSchema<T extends z.ZodType>(time: T) {
     latencyMs: z.number().int().min(0).optional(),
     completeAfterMs: z.number().int().min(0).optional(),
     execute: z.union([z.boolean(), z.number().min(0).max(1)]).optional(),
+    rawBody: z.boolean().optional(),
+    upstreamStatus: z.number().int().min(100).max(599).optional(),
+    upstreamBody: z.unknown().optional(),
     copies: z.number().int().min(2).optional(),
     reorderWindow: z.number().int().min(2).optional(),
   });
