@@ -45,6 +45,8 @@ import { riskTuningOf } from "../../bot/risk/core-risk.js";
 import type { LatencyModel } from "../models/latency.js";
 import { queueModelFactory, type QueueModelFactory, type QueueModelSpec } from "../models/queue.js";
 import { OutcomeBook, type ExchangeFill } from "./exchange-model.js";
+import { fastSeries } from "../series-fast.js";
+import type { SeriesRecorder, SeriesReport } from "../series.js";
 
 /** What the fast engine reads: market events in time order (sources.ts builds them). */
 export interface FastSource {
@@ -63,6 +65,8 @@ export interface FastOptions {
   depth?: number;
   /** Public trades the strategy sees per market (default 200, oldest dropped). */
   tradeHistory?: number;
+  /** Keep time series for the report (series.ts): sampled per time step, each fill, markouts. */
+  series?: boolean;
 }
 
 export interface FastMarketFigures {
@@ -96,6 +100,8 @@ export interface FastReport {
   totals: { fills: number; volume: string; fees: string; realised: string; unrealised: string; net: string };
   firstTs: number | null;
   lastTs: number | null;
+  /** With `series: true`: equity, inventory, quotes, fills and markouts over time (series.ts). */
+  series?: SeriesReport;
 }
 
 /** A min-heap of timed actions; ties run in the order they were scheduled. */
@@ -241,12 +247,14 @@ export class FastEngine {
   private nextOrder = 0;
   private nextTrade = 0;
   private readonly report: FastReport;
+  private readonly series: SeriesRecorder | undefined;
 
   constructor(o: FastOptions) {
     this.o = o;
     this.gate = new RateGate({ clock: this.clock, rateLimitPerMin: o.config.platform.rateLimitPerMin, safetyMargin: o.config.platform.rateSafetyMargin });
     this.rng = new Rng(o.seed);
     this.queue = queueModelFactory(o.queue);
+    this.series = o.series === true ? fastSeries({ wallet: WALLET, inventory: this.inventory, tracker: this.tracker, markets: this.markets }) : undefined;
     const c = o.config;
     this.policy = {
       strategy: createStrategyRunner(c.strategy.name, c.strategy.params),
@@ -299,6 +307,7 @@ export class FastEngine {
 
   private setNow(t: number): void {
     if (t > this.now) {
+      this.series?.advance(t);
       this.now = t;
       this.clock.t = t;
     }
@@ -625,6 +634,7 @@ export class FastEngine {
       m.sellNotional += notional;
     }
     m.fees += f.fee;
+    this.series?.fill({ ts: this.now, marketId: symbol, outcome, side: f.side, role: f.role, price: f.price, qty: f.qty, fee: f.fee });
   }
 
   // ---- the report -----------------------------------------------------------------------------
@@ -669,6 +679,7 @@ export class FastEngine {
       unrealised += pnl.unrealised;
       net += pnl.net;
     }
+    if (this.series !== undefined) this.report.series = this.series.finish(this.now);
     this.report.totals = { fills, volume: formatMicros(volume), fees: formatMicros(fees), realised: formatMicros(realised), unrealised: formatMicros(unrealised), net: formatMicros(net) };
     return this.report;
   }
