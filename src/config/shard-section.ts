@@ -59,7 +59,7 @@ function parseCount(raw: unknown, from: string): number | string {
  * environment: undefined (one daemon owns every wallet, as before).
  */
 export function shardSchema(ctx: LoadContext): z.ZodType<ShardSettings | undefined, unknown> {
-  return z.unknown().transform((value, c): ShardSettings | undefined => {
+  return z.unknown().optional().transform((value, c): ShardSettings | undefined => {
     const fail = (message: string, path: (string | number)[] = []): never => {
       c.addIssue({ code: "custom", message, path });
       return z.NEVER;
