@@ -7,8 +7,10 @@
  *   GET  /ready          200 when started and no global halt; 503 + JSON reason otherwise
  *   POST /admin/kill     kill switch: cancel everything, stop quoting   } Authorization: Bearer
  *   POST /admin/resume   clear operator halts (kill_switch, manual, ...) } <admin.token>
+ *   GET  /status         the daemon's wallets, markets, orders, inventory, PnL, halts (JSON;
+ *                        Authorization: Bearer <metrics.statusToken>; status-route.ts)
  *
- * Admin routes answer 404 when no admin token is configured (the feature does not exist), 401
+ * Admin routes (and /status) answer 404 when no admin (status) token is configured (the feature does not exist), 401
  * without the right token. The token is compared in constant time (SHA-256 of both sides, then
  * timingSafeEqual: neither the content nor the length leaks through timing) and never logged.
  * `/admin/kill` takes an optional JSON body `{"note": "..."}` (at most 4 KiB) kept in the halt's
@@ -20,6 +22,7 @@ import type { AddressInfo } from "node:net";
 import type { HaltChange } from "../bot/risk/types.js";
 import { redactSecrets } from "../log/redact.js";
 import { haltJson, type ProbeAnswer } from "./health.js";
+import { STATUS_PATH, sendStatus, type StatusRouteOptions } from "./status-route.js";
 
 export interface AdminResult {
   changes: readonly HaltChange[];
@@ -48,6 +51,8 @@ export interface MetricsServerOptions {
     token: { reveal(): string } | undefined;
     actions: AdminActions;
   };
+  /** GET /status; absent (or no token): 404. */
+  status?: StatusRouteOptions;
   log?: ServerLog;
 }
 
@@ -122,6 +127,7 @@ const ROUTES: Readonly<Record<string, string>> = {
   "/ready": "GET",
   "/admin/kill": "POST",
   "/admin/resume": "POST",
+  [STATUS_PATH]: "GET",
 };
 
 export class MetricsServer {
@@ -168,7 +174,8 @@ export class MetricsServer {
     const method = (req.method ?? "GET").toUpperCase();
     const allowed = ROUTES[path];
     const isAdmin = path.startsWith("/admin/");
-    if (allowed === undefined || (isAdmin && this.opts.admin?.token === undefined)) {
+    const isStatus = path === STATUS_PATH;
+    if (allowed === undefined || (isAdmin && this.opts.admin?.token === undefined) || (isStatus && this.opts.status?.token === undefined)) {
       sendJson(res, 404, { error: "not found" });
       return;
     }
@@ -187,6 +194,9 @@ export class MetricsServer {
       case "/ready":
         this.probe(res, this.opts.probes.readiness());
         return;
+      case STATUS_PATH:
+        this.status(req, res);
+        return;
       default:
         await this.admin(path, req, res);
     }
@@ -194,6 +204,16 @@ export class MetricsServer {
 
   private probe(res: ServerResponse, a: ProbeAnswer): void {
     sendJson(res, a.ok ? 200 : 503, a.body);
+  }
+
+  private status(req: IncomingMessage, res: ServerResponse): void {
+    const status = this.opts.status!;
+    if (!bearerMatches(req.headers.authorization, status.token!.reveal())) {
+      this.opts.log?.warn({ path: STATUS_PATH, remote: req.socket.remoteAddress }, "status request refused: bad or missing token");
+      sendJson(res, 401, { error: "unauthorized" }, { "www-authenticate": 'Bearer realm="mm-status"' });
+      return;
+    }
+    sendStatus(res, status, req);
   }
 
   private async admin(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -60,6 +60,8 @@ import { logShutdownReports } from "./shutdown-report.js";
 import type { RestTradeFeed } from "../market/trade-feed.js";
 import { fetchPlatformInfo, retrying, type PlatformInfo } from "./startup.js";
 import { engineViewOf, marksFrom, statusOf, type DaemonStatus } from "./status.js";
+import { statusDocument } from "./status-document.js";
+import type { StatusDocument } from "../../metrics/status-route.js";
 import { DEFAULT_TUNING, type EngineTuning } from "./tuning.js";
 import type { WalletRunner } from "./wallet-runner.js";
 
@@ -282,14 +284,33 @@ export class Daemon {
     return this.running;
   }
 
-  /** Serve /metrics, /health, /ready and the admin routes on config metrics.host:port (0: any). */
+  /** Serve /metrics, /health, /ready, /status and the admin routes on config metrics.host:port (0: any). */
   serve(): Promise<{ host: string; port: number }> {
-    return this.ops.serve({
-      kill: async (note) => {
-        const r = await this.kill(note);
-        return { changes: r.changes, info: { openOrdersBefore: r.openOrdersBefore, openOrders: r.openOrders } };
+    return this.ops.serve(
+      {
+        kill: async (note) => {
+          const r = await this.kill(note);
+          return { changes: r.changes, info: { openOrdersBefore: r.openOrdersBefore, openOrders: r.openOrders } };
+        },
+        resume: () => ({ changes: this.resume() }),
       },
-      resume: () => ({ changes: this.resume() }),
+      () => this.statusDocument(),
+    );
+  }
+
+  /** What GET /status answers (status-document.ts): wallets, markets, open orders, inventory, PnL, halts. */
+  statusDocument(): StatusDocument {
+    return statusDocument({
+      config: this.config,
+      nowMs: this.clock.now(),
+      ready: this.ops.probes.isReady(),
+      status: this.status(),
+      runners: this.runners,
+      registry: this.registry,
+      data: this.data,
+      inventory: this.inventory,
+      halts: this.coreRisk.facade.halts(),
+      hookHalts: this.extraRisk?.halts?.() ?? [],
     });
   }
 

@@ -13,6 +13,7 @@ import type { Logger } from "../../log/index.js";
 import { EngineMetricsBridge, trackTrackerAnomalies } from "../../metrics/engine-bridge.js";
 import { instrumentTransport } from "../../metrics/http-instrument.js";
 import { MetricsServer, type AdminActions } from "../../metrics/metrics-server.js";
+import type { StatusDocument } from "../../metrics/status-route.js";
 import { MetricsObserver } from "../../metrics/observer.js";
 import { Probes } from "../../metrics/health.js";
 import { DaemonMetrics } from "../../metrics/registry.js";
@@ -74,7 +75,7 @@ export class DaemonOps {
   }
 
   /** Start serving on config metrics.host:port; resolves with the bound address. */
-  async serve(actions: AdminActions): Promise<{ host: string; port: number }> {
+  async serve(actions: AdminActions, statusDocument?: () => StatusDocument): Promise<{ host: string; port: number }> {
     if (this.server === undefined) {
       this.server = new MetricsServer({
         host: this.o.config.metrics.host,
@@ -82,11 +83,12 @@ export class DaemonOps {
         metrics: this.metrics,
         probes: this.probes,
         admin: { token: this.o.config.admin.token, actions },
+        ...(statusDocument === undefined ? {} : { status: { token: this.o.config.metrics.statusToken, document: statusDocument } }),
         log: this.o.log.child({ component: "ops-http" }),
       });
     }
     const addr = await this.server.start();
-    this.o.log.info({ host: addr.host, port: addr.port, admin: this.o.config.admin.token !== undefined }, "serving /metrics /health /ready");
+    this.o.log.info({ host: addr.host, port: addr.port, admin: this.o.config.admin.token !== undefined, status: this.o.config.metrics.statusToken !== undefined }, "serving /metrics /health /ready");
     return addr;
   }
 
