@@ -5,7 +5,8 @@
  * output helpers. They act through the client directly, so they work when the daemon is dead.
  *
  * A `mode: simulator` config has no platform outside the `mm run` process that embeds it: refused
- * with a hint (a live config pointed at `mm sim` works). Tests hand in the transport.
+ * with a hint (a live config pointed at `mm sim` works). Tests hand in the transport (a live
+ * config's platform.baseUrl is then not used).
  */
 import { parseArgs } from "node:util";
 import Table from "cli-table3";
@@ -34,6 +35,8 @@ export interface PlatformDeps {
   apiKey?: string | SecretLike;
   clock?: Clock;
   rng?: Rng;
+  /** Open orders per page (default: the platform's, 500), so tests can walk several pages. */
+  pageSize?: number;
 }
 
 export interface PlatformAccess {
@@ -42,6 +45,8 @@ export interface PlatformAccess {
   clock: Clock;
   /** The wallets picked (all of the config's, or the one --wallet names). */
   wallets: { name: string; address: string }[];
+  /** Open orders per page asked (undefined: the platform's default). */
+  pageSize: number | undefined;
   close(): void;
 }
 
@@ -64,7 +69,7 @@ export function parseCommandFlags<O extends Record<string, { type: "string" | "b
 export function openPlatform(file: string, walletName: string | undefined, deps: PlatformDeps, stderr: (t: string) => void): PlatformAccess | 2 {
   const config = loadCommandConfig(file, stderr);
   if (config === 2) return 2;
-  if (deps.transport === undefined && config.mode !== "live") {
+  if (config.mode !== "live") {
     stderr(
       `${file}: mode: simulator: its platform is the simulator inside the \`mm run\` process; ` +
         "give a live config (mode: live, platform.baseUrl, platform.apiKey), which may point at `mm sim`\n",
@@ -77,16 +82,12 @@ export function openPlatform(file: string, walletName: string | undefined, deps:
     stderr(`--wallet ${JSON.stringify(walletName)}: no wallet of that name in ${file} (wallets: ${wallets.map((w) => w.name).join(", ")})\n`);
     return 2;
   }
-  const apiKey = deps.apiKey ?? (config.mode === "live" ? config.platform.apiKey : undefined);
-  if (apiKey === undefined) {
-    stderr(`${file}: no API key (platform.apiKey)\n`);
-    return 2;
-  }
+  const apiKey = deps.apiKey ?? config.platform.apiKey;
   const clock = deps.clock ?? new RealClock();
   const platform = config.platform;
   const gate = new RateGate({ clock, rateLimitPerMin: platform.rateLimitPerMin, safetyMargin: platform.rateSafetyMargin });
   const transport =
-    deps.transport ?? new FetchTransport({ baseUrl: config.mode === "live" ? config.platform.baseUrl : "", clock, timeoutMs: platform.requestTimeoutMs });
+    deps.transport ?? new FetchTransport({ baseUrl: config.platform.baseUrl, clock, timeoutMs: platform.requestTimeoutMs });
   const client = createClient({
     transport,
     apiKey,
@@ -95,7 +96,7 @@ export function openPlatform(file: string, walletName: string | undefined, deps:
     timeoutMs: platform.requestTimeoutMs,
     ...(deps.rng === undefined ? {} : { rng: deps.rng }),
   });
-  return { config, client, clock, wallets: picked, close: () => gate.close() };
+  return { config, client, clock, wallets: picked, pageSize: deps.pageSize, close: () => gate.close() };
 }
 
 /** An error as one line, scrubbed of anything shaped like a secret. */
