@@ -36,6 +36,21 @@ export const COMMANDS: Record<string, Command> = {
     usage: "mm check-config FILE",
     load: async () => (await import("./check-config.js")).checkConfig,
   },
+  status: {
+    summary: "show a running daemon's wallets, markets, open orders, inventory, PnL and halts (its /status)",
+    usage: "mm status [--url URL] [--token-file F] [--json]",
+    load: async () => (await import("./status.js")).statusCommand,
+  },
+  orders: {
+    summary: "list the open orders of a config's wallets straight from the platform (daemon not needed)",
+    usage: "mm orders --config FILE [--wallet NAME] [--market SLUG] [--json]",
+    load: async () => (await import("./orders.js")).ordersCommand,
+  },
+  "cancel-all": {
+    summary: "cancel every open order of a config's wallets through the client, confirmed (daemon dead)",
+    usage: "mm cancel-all --config FILE [--wallet NAME] [--market SLUG] [--yes] [--json]",
+    load: async () => (await import("./cancel-all.js")).cancelAllCommand,
+  },
 };
 
 export function helpText(): string {
