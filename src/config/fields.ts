@@ -14,6 +14,7 @@ import { MoneyError, formatMicros, parseMicros, type Micros } from "../core/mone
 import { readKeyFile, tooOpenMessage } from "./key-file.js";
 import { hasReference, interpolate, secretReference, type Env } from "./interpolate.js";
 import { Secret } from "../core/secret.js";
+import { markMoney } from "./schema-walk.js";
 
 export interface LoadContext {
   env: Env;
@@ -47,16 +48,12 @@ export function pathField(ctx: LoadContext): z.ZodType<string, string> {
 }
 
 /**
- * Doubles hold every decimal of up to 15 significant digits exactly enough that the shortest
- * round-trip string (`String(n)`) is the decimal the user wrote. Past that, or in exponent form,
- * the YAML number may already have lost digits, so we ask for a quoted string instead.
+ * A number that reached a money field: a whole number is exact as a double up to 2^53; anything
+ * else may already have lost digits in the double, so it is refused with the hint to quote it.
+ * (A YAML file's plain decimals never get here: load.ts reads them from their source text.)
  */
 function numberToDecimal(n: number): string | undefined {
-  if (!Number.isFinite(n)) return undefined;
-  const s = String(n);
-  if (/e/i.test(s)) return undefined;
-  const digits = s.replace(/^-/, "").replace(".", "").replace(/^0+/, "");
-  return digits.length <= 15 ? s : undefined;
+  return Number.isSafeInteger(n) ? String(n) : undefined;
 }
 
 export interface MoneyOptions {
@@ -67,18 +64,20 @@ export interface MoneyOptions {
 }
 
 /**
- * A money or quantity amount: a decimal string ("12.5") or a plain YAML number (12.5) with at
- * most six decimals, parsed into bigint micros by src/core/money.ts.
+ * A money or quantity amount: a decimal string ("12.5") with at most six decimals, parsed into
+ * bigint micros by src/core/money.ts. In a YAML file a plain number (12.5) is read from its source
+ * text (load.ts), so it is exact too; a float that did not come from source text is refused
+ * unless it is a whole number.
  */
 export function moneyField(options: MoneyOptions = {}): z.ZodType<Micros, unknown> {
   const min = options.min ?? 0n;
-  return z.unknown().transform((value, c) => {
+  return markMoney(z.unknown().transform((value, c) => {
     let text: string | undefined;
     if (typeof value === "string") text = value.trim();
     else if (typeof value === "number") {
       text = numberToDecimal(value);
       if (text === undefined) {
-        c.addIssue({ code: "custom", message: `write large or very precise amounts as a quoted decimal string` });
+        c.addIssue({ code: "custom", message: `money is never read from a float: write the amount as a quoted decimal string such as "12.5"` });
         return z.NEVER;
       }
     } else {
@@ -101,18 +100,18 @@ export function moneyField(options: MoneyOptions = {}): z.ZodType<Micros, unknow
       return z.NEVER;
     }
     return micros;
-  });
+  }));
 }
 
 /** A price on the platform grid (a multiple of 0.001 in [0.001, 0.999]). */
 export function priceField(): z.ZodType<Micros, unknown> {
-  return moneyField().transform((micros, c) => {
+  return markMoney(moneyField().transform((micros, c) => {
     if (!isValidPrice(micros)) {
       c.addIssue({ code: "custom", message: "expected a price that is a multiple of 0.001 in [0.001, 0.999]" });
       return z.NEVER;
     }
     return micros;
-  });
+  }));
 }
 
 export type SecretKind = "apiKey" | "privateKey" | "token";

@@ -4,16 +4,25 @@
  *
  *   configs/x.yaml:12: strategy.params.levels: expected number, received string
  *
+ * Every problem is reported in one pass: the schema's, the strategy's params (checked against the
+ * strategy's own schema even when other sections are wrong), the cross-field rules of the
+ * sections that are valid, and bad environment overrides (env-overrides.ts). An unknown key or
+ * value gets "did you mean" when a known one is close. Money written as a YAML number is read
+ * from its source text (schema-walk.ts moneyFromSource), never from a float.
+ *
  * Loading is synchronous (the file and any key files are small and read once at start-up).
  */
-import { UnknownStrategyError, safeParseStrategyParams } from "../../strategies/registry.js";
+import { UnknownStrategyError, safeParseStrategyParams, strategyNames } from "../../strategies/registry.js";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { z } from "zod";
 import { ValidationError, formatPath, type ValidationIssue } from "../core/validation.js";
 import { redactSecrets } from "../log/redact.js";
 import type { Env } from "./interpolate.js";
-import { buildConfigSchema, type ParsedConfig } from "./schema.js";
+import { applyEnvOverrides } from "./env-overrides.js";
+import { buildConfigSchema, crossFieldIssues, type ConfigSchema, type ParsedConfig } from "./schema.js";
+import { knownKeysAt, moneyFromSource } from "./schema-walk.js";
+import { didYouMean } from "./suggest.js";
 import { finalizeSimulatorWallets, type WalletConfig } from "./wallets.js";
 import { readYaml, type YamlSource } from "./yaml-source.js";
 
@@ -58,28 +67,46 @@ export class ConfigError extends ValidationError {
 }
 
 /** zod's wording made shorter, and unknown keys reported one by one at their own path. */
-function toIssues(error: z.ZodError, source: YamlSource): ConfigIssue[] {
+function toIssues(error: z.ZodError, source: YamlSource, schema: ConfigSchema, input: unknown): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
+      const known = knownKeysAt(schema, issue.path).filter((k) => !issue.keys.includes(k));
       for (const key of issue.keys) {
         const path = [...issue.path, key];
-        out.push({ path: formatPath(path), message: "unknown key", line: source.lineOf(path) });
+        out.push({ path: formatPath(path), message: `unknown key${didYouMean(key, known)}`, line: source.lineOf(path) });
       }
       continue;
     }
     let message = issue.message.replace(/^Invalid input: /, "");
     if (issue.code === "invalid_type" && /received undefined$/.test(message)) {
       message = `required (${message.replace(/, received undefined$/, "")})`;
-    } else if (issue.code === "invalid_union") {
-      // A discriminated union names its options (untyped in zod's issue type).
-      const options: unknown = (issue as { options?: unknown }).options;
-      if (Array.isArray(options)) message = `expected one of ${options.map((o) => JSON.stringify(o)).join(" | ")}`;
+    } else if (issue.code === "invalid_union" || issue.code === "invalid_value") {
+      // A discriminated union names its options (untyped in zod's issue type); so does an enum.
+      const options: unknown = (issue as { options?: unknown; values?: unknown }).options ?? (issue as { values?: unknown }).values;
+      if (Array.isArray(options)) {
+        const given = valueAt(input, issue.path);
+        const hint = typeof given === "string" ? didYouMean(given, options.map(String)) : "";
+        message = `expected one of ${options.map((o) => JSON.stringify(o)).join(" | ")}${hint}`;
+      }
     }
     out.push({ path: formatPath(issue.path), message, line: source.lineOf(issue.path) });
   }
-  // In file order, so the report reads top to bottom (sort is stable for equal lines).
-  return out.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));
+  return out;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let v = value;
+  for (const k of path) {
+    if (typeof v !== "object" || v === null) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+/** In file order, so the report reads top to bottom (sort is stable for equal lines). */
+function inFileOrder(issues: ConfigIssue[]): ConfigIssue[] {
+  return [...issues].sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));
 }
 
 export interface ParseOptions {
@@ -115,13 +142,50 @@ export function parseConfig(
     ]);
   }
   const baseDir = options.baseDir ?? dirname(resolve(fileName));
-  const result = buildConfigSchema({ env, baseDir }).safeParse(value);
-  if (!result.success) throw new ConfigError(fileName, toIssues(result.error, source));
+  const overridden = applyEnvOverrides(value as Record<string, unknown>, env);
+  // A bad override points at the setting it overrides when the file has one.
+  const issues: ConfigIssue[] = overridden.issues.map((i) => {
+    const path = i.path.split(".");
+    return { ...i, line: source.scalarText(path) === undefined ? undefined : source.lineOf(path) };
+  });
+  const schema = buildConfigSchema({ env, baseDir });
+  const input = moneyFromSource(schema, overridden.value, (path) => source.scalarText(path));
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    issues.push(...toIssues(result.error, source, schema, input));
+    issues.push(...crossFieldIssues(input, { env, baseDir }).map((i) => ({ path: formatPath(i.path), message: i.message, line: source.lineOf(i.path) })));
+  }
+  // The strategy is checked whatever else is wrong (its params are a free mapping to the schema).
+  const strategy = result.success ? result.data.strategy : rawStrategy(input);
+  if (strategy !== undefined) {
+    const taken = new Set(issues.map((i) => i.path));
+    const covered = (path: string): boolean => [...taken].some((t) => t === path || path.startsWith(`${t}.`));
+    issues.push(...checkStrategy(strategy.name, strategy.params, source).filter((i) => !covered(i.path)));
+  }
+  if (issues.length > 0 || !result.success) throw new ConfigError(fileName, inFileOrder(dedupe(issues)));
   const parsed = result.data;
-  const strategyIssues = checkStrategy(parsed.strategy.name, parsed.strategy.params, source);
-  if (strategyIssues.length > 0) throw new ConfigError(fileName, strategyIssues);
   if (parsed.mode === "live") return parsed;
   return { ...parsed, wallets: finalizeSimulatorWallets(parsed.wallets, parsed.simulator.seed) };
+}
+
+function dedupe(issues: ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.path}\u0000${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** `strategy: { name, params }` from the raw value, when its shape lets the strategy be checked. */
+function rawStrategy(input: unknown): { name: string; params: unknown } | undefined {
+  const strategy = valueAt(input, ["strategy"]);
+  if (typeof strategy !== "object" || strategy === null || Array.isArray(strategy)) return undefined;
+  const { name, params } = strategy as { name?: unknown; params?: unknown };
+  if (typeof name !== "string" || !/^[a-z][a-z0-9_-]*$/.test(name)) return undefined;
+  if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) return undefined;
+  return { name, params: params ?? {} };
 }
 
 /** The strategy must exist and its params must pass that strategy's own schema. */
@@ -129,7 +193,7 @@ function checkStrategy(name: string, params: unknown, source: YamlSource): Confi
   const result = safeParseStrategyParams(name, params);
   if (result.ok) return [];
   if (result.error instanceof UnknownStrategyError) {
-    return [{ path: "strategy.name", message: result.error.message, line: source.lineOf(["strategy", "name"]) }];
+    return [{ path: "strategy.name", message: `${result.error.message}${didYouMean(name, strategyNames())}`, line: source.lineOf(["strategy", "name"]) }];
   }
   return result.issues.map((issue) => {
     const sub = issue.path === "(root)" ? [] : issue.path.split(".");

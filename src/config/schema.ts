@@ -226,27 +226,35 @@ function commonSections(ctx: LoadContext) {
   };
 }
 
+interface CrossFieldView {
+  /** Undefined: the section is invalid (its own issues say why); its rules are skipped. */
+  risk: { priceBand: { min: bigint; max: bigint }; maxNotionalPerWallet: bigint; maxNotionalTotal: bigint } | undefined;
+  wallets: readonly { name: string; markets?: string[] | undefined }[] | undefined;
+}
+
 /** Cross-field rules that one field's schema cannot see. */
-function checkCommon(
-  cfg: {
-    risk: { priceBand: { min: bigint; max: bigint }; maxNotionalPerWallet: bigint; maxNotionalTotal: bigint };
-    wallets: readonly { name: string; markets?: string[] | undefined }[];
-  },
-  ctx: z.core.$RefinementCtx,
-): void {
-  const band = cfg.risk.priceBand;
+function checkCommon(cfg: CrossFieldView, ctx: Pick<z.core.$RefinementCtx, "addIssue">): void {
+  if (cfg.risk !== undefined) checkRisk(cfg.risk, ctx);
+  if (cfg.wallets !== undefined) checkMarketOwners(cfg.wallets, ctx);
+}
+
+function checkRisk(risk: NonNullable<CrossFieldView["risk"]>, ctx: Pick<z.core.$RefinementCtx, "addIssue">): void {
+  const band = risk.priceBand;
   if (band.min >= band.max) {
     ctx.addIssue({ code: "custom", path: ["risk", "priceBand"], message: "min must be below max" });
   }
-  if (cfg.risk.maxNotionalPerWallet > cfg.risk.maxNotionalTotal) {
+  if (risk.maxNotionalPerWallet > risk.maxNotionalTotal) {
     ctx.addIssue({
       code: "custom",
       path: ["risk", "maxNotionalPerWallet"],
       message: "must not exceed risk.maxNotionalTotal",
     });
   }
+}
+
+function checkMarketOwners(wallets: NonNullable<CrossFieldView["wallets"]>, ctx: Pick<z.core.$RefinementCtx, "addIssue">): void {
   const owner = new Map<string, string>();
-  cfg.wallets.forEach((w, i) => {
+  wallets.forEach((w, i) => {
     (w.markets ?? []).forEach((m, j) => {
       const other = owner.get(m);
       if (other !== undefined && other !== w.name) {
@@ -258,6 +266,24 @@ function checkCommon(
       } else owner.set(m, w.name);
     });
   });
+}
+
+/**
+ * The cross-field rules over the sections that are valid on their own, for a config that fails
+ * elsewhere: they run in the same pass as the other problems instead of after those are fixed
+ * (zod runs a refinement only over a value that parsed). Each: the dotted path and the message.
+ */
+export function crossFieldIssues(value: unknown, ctx: LoadContext): { path: PropertyKey[]; message: string }[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  const v = value as Record<string, unknown>;
+  const risk = riskSchema().safeParse(v["risk"]);
+  const wallets = (v["mode"] === "live" ? liveWalletsSchema(ctx) : simulatorWalletsSchema(ctx)).safeParse(v["wallets"]);
+  const out: { path: PropertyKey[]; message: string }[] = [];
+  checkCommon(
+    { risk: risk.success ? risk.data : undefined, wallets: wallets.success ? wallets.data : undefined },
+    { addIssue: (issue) => void out.push({ path: typeof issue === "string" ? [] : [...(issue.path ?? [])], message: typeof issue === "string" ? issue : (issue.message ?? "invalid") }) },
+  );
+  return out;
 }
 
 /** The schema for one load: secrets and `${VAR}` resolve against `ctx`. */

@@ -8,6 +8,10 @@
  *
  * An empty value (`key:` or `key: null`) counts as an absent key: a section whose settings are
  * all commented out then gets its defaults instead of a "received null" error.
+ *
+ * `scalarText(path)` is the source text of a scalar exactly as written: money written as a YAML
+ * number (`maxOrderSize: 50.5`) is read from it, never from the double YAML parsed it into
+ * (load.ts, schema-walk.ts moneyFromSource).
  */
 import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Document } from "yaml";
 
@@ -23,6 +27,8 @@ export interface YamlSource {
   errors: YamlProblem[];
   /** 1-based line of the node at `path`, or of its deepest existing ancestor. */
   lineOf(path: readonly PropertyKey[]): number | undefined;
+  /** The source text of the scalar at `path` as written (quotes included when quoted). */
+  scalarText(path: readonly PropertyKey[]): string | undefined;
 }
 
 export function readYaml(text: string): YamlSource {
@@ -42,7 +48,12 @@ export function readYaml(text: string): YamlSource {
       errors.push({ line: 1, col: 1, message: (error as Error).message });
     }
   }
-  return { value, errors, lineOf: (path) => findLine(doc, path, lineAt) };
+  const scalarText = (path: readonly PropertyKey[]): string | undefined => {
+    const node = nodeAt(doc, path);
+    const range = isScalar(node) ? node.range : undefined;
+    return range === undefined || range === null ? undefined : text.slice(range[0], range[1]);
+  };
+  return { value, errors, lineOf: (path) => findLine(doc, path, lineAt), scalarText };
 }
 
 function dropNullEntries(value: unknown): unknown {
@@ -51,6 +62,21 @@ function dropNullEntries(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNullEntries(v);
   return out;
+}
+
+/** The node at `path`, or undefined when the path leaves the document. */
+function nodeAt(doc: Document.Parsed, path: readonly PropertyKey[]): unknown {
+  let node: unknown = doc.contents;
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key));
+      if (!pair) return undefined;
+      node = pair.value;
+    } else if (isSeq(node) && typeof key === "number") {
+      node = node.items[key];
+    } else return undefined;
+  }
+  return node;
 }
 
 function findLine(

@@ -112,13 +112,13 @@ describe("errors name the file, the line, the key path and what was expected", (
   it("unknown keys, at any depth, each at its own line", () => {
     const error = errorOf(`${SIM_MIN}quotng:\n  refreshMs: 5\nmarkets:\n  filters:\n    tags: [x]\n`);
     expect(error.message).toBe(
-      ["configs/x.yaml:4: quotng: unknown key", "configs/x.yaml:8: markets.filters.tags: unknown key"].join("\n"),
+      ["configs/x.yaml:4: quotng: unknown key (did you mean quoting?)", "configs/x.yaml:8: markets.filters.tags: unknown key (did you mean tag?)"].join("\n"),
     );
   });
 
   it("a missing required section and a bad enum", () => {
     const error = errorOf("mode: simulator\nlog:\n  level: loud\n");
-    expect(error.message).toContain("configs/x.yaml:3: log.level: Invalid option: expected one of");
+    expect(error.message).toContain("configs/x.yaml:3: log.level: expected one of");
     expect(error.message).toContain('"info"');
     expect(error.message).toMatch(/configs\/x\.yaml:1: strategy: required \(expected object\)/);
   });
@@ -268,12 +268,21 @@ describe("money and prices", () => {
     expect(config.risk.maxNotionalTotal).toBe(10_000_000_000n);
   });
 
+  it("reads a YAML number at a money key from its source text, digit for digit", () => {
+    const config = parseConfig(`${SIM_MIN}risk:\n  maxOrderSize: 50.5\n  maxNotionalPerWallet: 1234567890.123456\n  maxNotionalTotal: "9999999999"\n  priceBand: { min: 0.07, max: +0.930 }\n`, "m.yaml", {});
+    expect(config.risk.maxOrderSize).toBe(50_500_000n);
+    // 16 significant digits: a double would not hold them all.
+    expect(config.risk.maxNotionalPerWallet).toBe(1_234_567_890_123_456n);
+    expect(config.risk.priceBand).toEqual({ min: 70_000n, max: 930_000n });
+  });
+
   it.each([
     ["maxOrderSize: 0.1234567", "risk.maxOrderSize: more than 6 decimals"],
     ["maxOrderSize: '0.0000001'", "risk.maxOrderSize: more than 6 decimals"],
-    ["maxOrderSize: 0.0000001", "risk.maxOrderSize: write large or very precise amounts as a quoted decimal string"],
+    ["maxOrderSize: 0.0000001", "risk.maxOrderSize: more than 6 decimals"],
     ["maxOrderSize: '1e5'", 'risk.maxOrderSize: not a decimal number: "1e5"'],
-    ["maxOrderSize: 1e21", "risk.maxOrderSize: write large or very precise amounts as a quoted decimal string"],
+    ["maxOrderSize: 1e21", 'risk.maxOrderSize: money is never read from a float: write the amount as a quoted decimal string such as "12.5"'],
+    ["maxOrderSize: 2.55e1", "risk.maxOrderSize: money is never read from a float"],
     ["maxOrderSize: -5", "risk.maxOrderSize: must be > 0"],
     ["maxOrderSize: 0", "risk.maxOrderSize: must be > 0"],
     ["maxOrderSize: [1]", 'risk.maxOrderSize: expected a decimal amount such as "12.5", received array'],
