@@ -140,11 +140,11 @@ function step(r: Rec, ev: OrderEventKind, o: StepOpts, c: TrackerCounters): Tran
   if (resurrected) {
     r.lastServerTs = o.ts ?? r.lastServerTs;
     r.finalConfirmed = false;
-    delete r.rejectCode;
+    r.rejectCode = undefined;
     c.resurrected++;
   } else if (o.ts !== undefined && (r.lastServerTs === null || o.ts > r.lastServerTs)) r.lastServerTs = o.ts;
   r.state = to;
-  if (to !== "unknown" || from !== "unknown") delete r.nextReadAtMs;
+  if (to !== "unknown" || from !== "unknown") r.nextReadAtMs = undefined;
   if (isTerminal(to)) {
     if (FINAL_TOTAL_EVENTS.has(ev)) r.finalConfirmed = true;
     if (to === "filled") r.filledQty = r.size;
@@ -152,12 +152,12 @@ function step(r: Rec, ev: OrderEventKind, o: StepOpts, c: TrackerCounters): Tran
     // a not-recorded ending); a repeat of "nothing recorded" says nothing new.
     if (to === "rejected" && o.rejectCode !== undefined && (from !== "rejected" || ev === "ack_rejected")) r.rejectCode = o.rejectCode;
     else if (notRecorded && (ev === "rejected" || ev === "read_rejected")) r.rejectCode = PLATFORM_REJECTED;
-    delete r.cancelRetryAtMs;
-    if (r.needsRead === "unknown" || r.needsRead === "cancel_retry" || r.needsRead === "missing_from_walk") delete r.needsRead;
+    r.cancelRetryAtMs = undefined;
+    if (r.needsRead === "unknown" || r.needsRead === "cancel_retry" || r.needsRead === "missing_from_walk") r.needsRead = undefined;
   } else if (to === "unknown") {
     r.needsRead = "unknown";
   } else if (r.needsRead === "unknown") {
-    delete r.needsRead;
+    r.needsRead = undefined;
   }
   const t: Transition = { ...base, outcome: to === from ? "same" : "applied", to };
   if (resurrected) {
@@ -236,8 +236,8 @@ function applyCancelRequested(r: Rec, c: TrackerCounters): Transition {
   if (t.outcome === "applied" || t.outcome === "same") {
     r.cancelRequested = true;
     r.cancelAttempts++;
-    delete r.cancelRetryAtMs;
-    if (r.needsRead === "cancel_retry") delete r.needsRead;
+    r.cancelRetryAtMs = undefined;
+    if (r.needsRead === "cancel_retry") r.needsRead = undefined;
   }
   return t;
 }
@@ -268,7 +268,7 @@ function applyCancelResult(r: Rec, ev: Extract<TrackerEvent, { kind: "cancel_res
 /** An order read: authoritative, it answers whatever read the order was waiting for. */
 function applyRead(r: Rec, rec: OrderRecord, ts: number, c: TrackerCounters): Transition {
   const t = step(r, readEventOf(rec.status), { ts, filled: parseMicros(rec.filledQty) }, c);
-  if (t.outcome !== "impossible") delete r.needsRead;
+  if (t.outcome !== "impossible") r.needsRead = undefined;
   return t;
 }
 

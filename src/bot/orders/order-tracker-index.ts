@@ -10,10 +10,13 @@
  * be due for (`watched`: unknown, cancel_pending, or flagged `needsRead`), and terminal ones
  * (`ended`, what prune looks at). The tracker calls `restate` after each event applied and each
  * flag set (a "not recorded" order can come back to life, so membership is not one-way).
+ * Terminal records also sit in a min-heap by their prune stamp (last serverTs, else creation
+ * time), so prune pops only those old enough instead of walking every settled order it holds.
  * The orderIds of pruned orders are remembered for `retiredKeepMs` past the prune horizon, so that
  * later evidence for them counts as late instead of waiting in the buffer for ever, then
  * forgotten, so a daemon that runs for weeks does not grow with every order it ever placed.
  */
+import { MinHeap } from "../../core/min-heap.js";
 import { isTerminal, type OrderEventKind } from "./order-states.js";
 import { RETIRED_KEEP_MS, type OrderRef, type TrackedOrder, type TrackerCounters, type TrackerEvent, type Transition } from "./order-tracker-types.js";
 
@@ -29,23 +32,39 @@ export interface Rec extends TrackedOrder {
 
 /** The record a first `sent` starts. */
 export function newRecord(ev: Extract<TrackerEvent, { kind: "sent" }>): Rec {
+  const i = ev.intent;
+  // Every field, optional ones included, in one literal: every record has the same shape from the
+  // start (no spread, no property added later), which keeps the tracker's reads monomorphic.
   return {
-    ...ev.intent,
+    marketId: i.marketId,
+    outcome: i.outcome,
+    side: i.side,
+    price: i.price,
+    size: i.size,
+    postOnly: i.postOnly,
     clientOrderId: ev.clientOrderId,
     orderHash: ev.orderHash,
+    orderId: undefined,
     state: "sent",
     filledQty: 0n,
     tradeQty: 0n,
     finalConfirmed: false,
     createdAtMs: ev.nowMs,
     lastSentAtMs: ev.nowMs,
+    nextReadAtMs: undefined,
     lastServerTs: null,
     cancelAttempts: 0,
+    cancelRetryAtMs: undefined,
+    needsRead: undefined,
+    rejectCode: undefined,
     tradeIds: new Set(),
     cancelRequested: false,
     seq: 0,
   };
 }
+
+/** What prune compares with its horizon: the newest platform stamp, else the creation time. */
+const pruneStamp = (r: Rec): number => r.lastServerTs ?? r.createdAtMs;
 
 /** A read or re-cancel may be due for it (order-tracker-queries.ts readNeedsOf / nextReadDueOf). */
 function watchedState(r: Rec): boolean {
@@ -63,7 +82,9 @@ export class OrderIndex {
   private readonly live = new Map<string, Set<Rec>>();
   private liveTotal = 0;
   private readonly watch = new Set<Rec>();
-  private readonly terminal = new Set<Rec>();
+  /** Terminal records -> the smallest heap key they are queued under (at most their prune stamp). */
+  private readonly terminal = new Map<Rec, number>();
+  private readonly ended = new MinHeap<Rec>();
   private nextSeq = 0;
 
   /** @param retiredKeepMs how long past the prune horizon a pruned orderId still counts as late. */
@@ -91,7 +112,14 @@ export class OrderIndex {
     else this.watch.delete(r);
     let set = this.live.get(r.marketId);
     if (isTerminal(r.state)) {
-      this.terminal.add(r);
+      // Queued again only when its stamp went below its key (a platform stamp older than the
+      // local creation time): the heap's key must never be later than the record's stamp.
+      const stamp = pruneStamp(r);
+      const key = this.terminal.get(r);
+      if (key === undefined || stamp < key) {
+        this.terminal.set(r, stamp);
+        this.ended.push(stamp, r);
+      }
       if (set?.delete(r) === true) {
         this.liveTotal--;
         if (set.size === 0) this.live.delete(r.marketId);
@@ -185,12 +213,27 @@ export class OrderIndex {
   /** See OrderTracker.prune. */
   prune(beforeTs: number): number {
     let n = 0;
-    for (const r of this.terminal) {
-      // Time first: most records are too young, and the bigint comparison below is the costly
-      // test under V8 (a runtime call), several times the rest of the loop when it runs for all.
-      if ((r.lastServerTs ?? r.createdAtMs) >= beforeTs) continue;
-      if (r.needsRead !== undefined) continue;
-      if (!r.finalConfirmed && r.filledQty > r.tradeQty) continue;
+    // Each terminal record has a heap entry keyed at or before its stamp, so every record old
+    // enough to go is popped here; an entry whose key is no longer its record's (pruned, back to
+    // life, or queued again under another key) is dropped.
+    const held = new Set<Rec>();
+    while (this.ended.peekKey() < beforeTs) {
+      const key = this.ended.peekKey();
+      const r = this.ended.pop()!;
+      if (this.terminal.get(r) !== key || held.has(r)) continue;
+      const stamp = pruneStamp(r);
+      if (stamp >= beforeTs) {
+        // Newer evidence since it was queued: back in line under its stamp.
+        this.terminal.set(r, stamp);
+        this.ended.push(stamp, r);
+        continue;
+      }
+      // Old enough but not settled (a read is due, or trades are still missing): looked at again
+      // at every prune, as before.
+      if (r.needsRead !== undefined || (!r.finalConfirmed && r.filledQty > r.tradeQty)) {
+        held.add(r);
+        continue;
+      }
       this.terminal.delete(r);
       this.orders.delete(r.clientOrderId);
       this.byHash.delete(r.orderHash.toLowerCase());
@@ -200,6 +243,7 @@ export class OrderIndex {
       }
       n++;
     }
+    for (const r of held) this.ended.push(this.terminal.get(r)!, r);
     const forgetBefore = beforeTs - this.retiredKeepMs;
     for (const [orderId, stamp] of this.retired) {
       if (stamp >= forgetBefore) break;

@@ -109,6 +109,49 @@ describe("OrderTracker live index", () => {
     );
   });
 
+  it("prune removes exactly the settled terminal orders stamped before the horizon (a scan's answer), whatever order the stamps came in", () => {
+    // Platform stamps may be older than the local creation time (clock skew): `back` shifts them.
+    const settled = (o: TrackedOrder): boolean => o.needsRead === undefined && (o.finalConfirmed || o.filledQty <= o.tradeQty);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(15), fc.nat(N - 1), fc.integer({ min: 0, max: 800 }), fc.integer({ min: 0, max: 2_000 })), { maxLength: 150 }), (steps) => {
+        const tr = new OrderTracker(W, { notRecordedAfterMs: 0, lookupRetryMs: 300 });
+        let ts = 5_000;
+        for (const [kind, i, dt, back] of steps) {
+          ts += dt;
+          if (kind === 15) {
+            const horizon = ts - back;
+            const gone = tr
+              .all()
+              .filter((o) => isTerminal(o.state) && (o.lastServerTs ?? o.createdAtMs) < horizon && settled(o))
+              .map((o) => o.clientOrderId)
+              .sort();
+            const kept = tr.all().map((o) => o.clientOrderId).filter((c) => !gone.includes(c)).sort();
+            expect(tr.prune(horizon)).toBe(gone.length);
+            expect(tr.all().map((o) => o.clientOrderId).sort()).toEqual(kept);
+          } else {
+            const ev = event(kind, i, ts);
+            tr.apply("serverTimeMs" in ev ? { ...ev, serverTimeMs: ev.serverTimeMs - back } : ev);
+          }
+        }
+      }),
+      { seed: 20261127, numRuns: 300 },
+    );
+  });
+
+  it("a settled order stamped again after it ended is pruned by its newest stamp, not the first", () => {
+    const tr = new OrderTracker(W);
+    tr.apply(event(0, 0, 1_000));
+    tr.apply(event(1, 0, 1_010));
+    tr.apply(event(4, 0, 1_015));
+    tr.apply(event(6, 0, 1_020)); // cancelled, stamped 1_020
+    tr.apply(event(9, 0, 1_600)); // a read saying CANCELLED, stamped 1_600
+    expect(tr.peek(cid(0))?.lastServerTs).toBe(1_600);
+    expect(tr.prune(1_200)).toBe(0);
+    expect(tr.prune(1_500)).toBe(0);
+    expect(tr.prune(1_601)).toBe(1);
+    expect(tr.peek(cid(0))).toBeUndefined();
+  });
+
   it("a cancel answered 202 is watched: its re-cancel falls due at its Retry-After, not before", () => {
     const tr = new OrderTracker(W);
     for (const [k, ts] of [[0, 1], [1, 2], [4, 3], [5, 4]] as const) tr.apply(event(k, 0, ts));
