@@ -122,7 +122,38 @@ export function credentialsBanner(scenario: Scenario, url: string, sim: Simulato
   const wallet = sim.platform.walletSecrets[0]?.address;
   lines.push("", `  try: curl -s ${url}/api/markets | head -c 400`);
   if (key && wallet) lines.push(`       curl -s -H "X-Api-Key: ${key}" -H "X-User-Wallet: ${wallet}" ${url}/api/me/balances`);
+  const env = examplesEnv(scenario, url, sim);
+  if (env !== undefined) {
+    lines.push(
+      "",
+      "  the client examples (docs/client.md) against this simulator: paste in another terminal, then run one",
+      `    export ${Object.entries(env).map(([name, value]) => `${name}=${shellWord(value)}`).join(" ")}`,
+      "    npx tsx examples/client/place-order.ts",
+    );
+  }
   return lines.join("\n") + "\n\n";
+}
+
+/**
+ * The variables examples/client/setup.ts reads (PM_BASE_URL, PM_API_KEY, PM_WALLET, PM_WALLET_KEY) for
+ * this simulator: a key that may place orders (else any live one) of the first partner, multi_wallet first,
+ * that has a wallet with a test private key in the scenario, and that wallet. Undefined when none has.
+ */
+export function examplesEnv(scenario: Scenario, url: string, sim: Simulator): Record<string, string> | undefined {
+  const partners = [...scenario.partners].sort((a, b) => Number(b.kind === "multi_wallet") - Number(a.kind === "multi_wallet"));
+  for (const p of partners) {
+    const keys = p.keys.filter((k) => !k.revoked);
+    const key = keys.find((k) => k.scopes.includes("orders:write")) ?? keys[0];
+    const wallet = sim.platform.walletSecrets.find((w) => w.partnerId === p.id && w.privateKey !== null);
+    if (key === undefined || wallet === undefined) continue;
+    return { PM_BASE_URL: url, PM_API_KEY: key.key, PM_WALLET: wallet.address, PM_WALLET_KEY: wallet.privateKey! };
+  }
+  return undefined;
+}
+
+/** A value as one shell word: as is when plainly safe, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 export async function simCommand(argv: string[], io: SimCliIo = processIo): Promise<number> {
