@@ -1,5 +1,6 @@
 /**
- * Where the examples connect. With `PM_BASE_URL` set they talk to a real platform:
+ * Where the examples connect. With `PM_BASE_URL` set they talk to that address: a real platform, or
+ * `mm sim` (its banner prints a ready `export PM_BASE_URL=... PM_API_KEY=... PM_WALLET=... PM_WALLET_KEY=...`):
  *
  *   PM_BASE_URL=https://api.example.com   the platform's base address (it differs per environment)
  *   PM_API_KEY=...                        the partner API key (X-Api-Key); never put it in code
