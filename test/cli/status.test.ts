@@ -193,6 +193,22 @@ describe("mm status", () => {
     expect(refused.err()).toContain("cannot reach http://127.0.0.1:9/status: ECONNREFUSED");
   });
 
+  it("shows halts: after the kill switch the document and the tables carry the global kill_switch halt, not ready, no open order", async () => {
+    const { h, daemon, base } = await startDaemon({ statusToken: true });
+    await settle(h.clock, daemon.kill("operator test"));
+    await run(h.clock, 3_000);
+    const res = await fetch(`${base}/status`, { headers: { authorization: `Bearer ${STATUS_TOKEN}` } });
+    const doc = (await res.json()) as StatusDocument;
+    expect(doc.ready).toBe(false);
+    expect(doc.halts).toEqual([{ scope: "global", target: "all", reason: "kill_switch", detail: "operator test", since: expect.any(String) as string }]);
+    expect(doc.totals.openOrders).toBe(0);
+    expect(await platformIds(h)).toEqual([]);
+    const t = capture();
+    expect(await statusCommand(["--url", base], t.io, { env: { MM_STATUS_TOKEN: STATUS_TOKEN } })).toBe(0);
+    expect(t.out()).toContain("NOT READY");
+    expect(t.out()).toMatch(/Halts \(1\)[\s\S]*global\s*│\s*all\s*│\s*kill_switch\s*│\s*operator test/);
+  });
+
   it("adds /status to the server's root URL once", () => {
     expect(String(statusUrl("http://127.0.0.1:9464"))).toBe("http://127.0.0.1:9464/status");
     expect(String(statusUrl("http://127.0.0.1:9464/"))).toBe("http://127.0.0.1:9464/status");
