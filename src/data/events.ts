@@ -62,22 +62,41 @@ export interface GapEvent extends Base {
   reason: string;
 }
 
-/** An order the daemon sent (recording inside the daemon: not written yet). */
+/** What an own-order request asked: a placement or a cancel. */
+export type OrderAction = "place" | "cancel";
+
+/**
+ * A request the daemon sent about one of its orders (`record:` in the daemon config), at the time
+ * it left: a placement (every field from the request body) or a cancel (by `orderId`; the order's
+ * client id, side, price and size when the recording saw it placed, else "", "", 0, 0). `wallet`
+ * is the wallet's name in the config. Fields marked optional default on write (`withDefaults`).
+ */
 export interface OrderEvent extends Base {
   kind: "order";
+  /** Default "place". */
+  action?: OrderAction;
   wallet: string;
   symbol: string;
   outcome: number;
   clientOrderId: string;
-  side: "BUY" | "SELL";
+  /** The platform's order id (cancels); "" for placements. Default "". */
+  orderId?: string;
+  /** "" on a cancel of an order the recording did not see placed. */
+  side: "BUY" | "SELL" | "";
   price: Micros;
   quantity: Micros;
   postOnly: boolean;
 }
 
-/** The platform's answer to a placement or cancel (`code` empty unless refused). */
+/**
+ * The platform's answer to a placement or cancel: the status (OPEN/PARTIAL/FILLED, REJECTED,
+ * UNKNOWN while the outcome is not known; CANCELLED/FILLED/pending for cancels) and `code`, empty
+ * unless refused.
+ */
 export interface AckEvent extends Base {
   kind: "ack";
+  /** Default "place". */
+  action?: OrderAction;
   wallet: string;
   clientOrderId: string;
   orderId: string;
@@ -92,9 +111,11 @@ export interface FillEvent extends Base {
   symbol: string;
   outcome: number;
   orderId: string;
+  /** The order's client id when known; default "". */
+  clientOrderId?: string;
   tradeId: string;
   side: "BUY" | "SELL";
-  role: "maker" | "taker";
+  role: "maker" | "taker" | "unknown";
   price: Micros;
   quantity: Micros;
   fee: Micros;
@@ -107,6 +128,8 @@ export interface LatencyEvent extends Base {
   method: string;
   /** The route (`/api/orders/place`), not the full path. */
   route: string;
+  /** The rate table's request class (cancel, place, vault, withdrawal, read); default "". */
+  routeClass?: string;
   status: number;
   latencyMs: number;
   serverTs: number;
@@ -128,6 +151,7 @@ const text = z.string();
 const side = z.enum(["BUY", "SELL"]);
 const level = z.tuple([money, money]);
 const base = { seq: z.number().int().positive(), ts: ms };
+const action = z.enum(["place", "cancel"]).default("place");
 
 export const lineSchemas = {
   market: z.strictObject({ kind: z.literal("market"), ...base, symbol: text, status: text, row: z.record(z.string(), z.unknown()) }),
@@ -137,16 +161,18 @@ export const lineSchemas = {
   order: z.strictObject({
     kind: z.literal("order"),
     ...base,
+    action,
     wallet: text,
     symbol: text,
     outcome: count,
     clientOrderId: text,
-    side,
+    orderId: text.default(""),
+    side: z.enum(["BUY", "SELL", ""]),
     price: money,
     quantity: money,
     postOnly: z.boolean(),
   }),
-  ack: z.strictObject({ kind: z.literal("ack"), ...base, wallet: text, clientOrderId: text, orderId: text, status: text, code: text }),
+  ack: z.strictObject({ kind: z.literal("ack"), ...base, action, wallet: text, clientOrderId: text, orderId: text, status: text, code: text }),
   fill: z.strictObject({
     kind: z.literal("fill"),
     ...base,
@@ -154,15 +180,16 @@ export const lineSchemas = {
     symbol: text,
     outcome: count,
     orderId: text,
+    clientOrderId: text.default(""),
     tradeId: text,
     side,
-    role: z.enum(["maker", "taker"]),
+    role: z.enum(["maker", "taker", "unknown"]),
     price: money,
     quantity: money,
     fee: money,
     tradeTs: ms,
   }),
-  latency: z.strictObject({ kind: z.literal("latency"), ...base, method: text, route: text, status: count, latencyMs: count, serverTs: ms }),
+  latency: z.strictObject({ kind: z.literal("latency"), ...base, method: text, route: text, routeClass: text.default(""), status: count, latencyMs: count, serverTs: ms }),
 } as const;
 
 export const lineSchema = z.discriminatedUnion("kind", [
@@ -177,6 +204,25 @@ export const lineSchema = z.discriminatedUnion("kind", [
 ]);
 export type EventLine = z.infer<typeof lineSchema>;
 
+/**
+ * The event with every optional field filled in (what the writer stores and a reader gives back):
+ * order and ack `action` "place", order `orderId` "", fill `clientOrderId` "", latency `routeClass` "".
+ */
+export function withDefaults<E extends DataEvent | NewEvent>(e: E): E {
+  switch (e.kind) {
+    case "order":
+      return { ...e, action: e.action ?? "place", orderId: e.orderId ?? "" };
+    case "ack":
+      return { ...e, action: e.action ?? "place" };
+    case "fill":
+      return { ...e, clientOrderId: e.clientOrderId ?? "" };
+    case "latency":
+      return { ...e, routeClass: e.routeClass ?? "" };
+    default:
+      return e;
+  }
+}
+
 const levelsOut = (l: Levels): [string, string][] => l.toArray().map(([p, q]) => [formatMicros(p), formatMicros(q)]);
 const levelsIn = (l: readonly (readonly [string, string])[]): Levels =>
   l.length === 0 ? Levels.EMPTY : Levels.of(l.map(([p, q]) => [parseMicros(p), parseMicros(q)] as const));
@@ -189,10 +235,15 @@ export function toLine(e: DataEvent): EventLine {
     case "book":
       return { ...e, bids: levelsOut(e.bids), asks: levelsOut(e.asks) };
     case "trade":
-    case "order":
       return { ...e, price: formatMicros(e.price), quantity: formatMicros(e.quantity) };
+    case "order":
+      return { ...e, action: e.action ?? "place", orderId: e.orderId ?? "", price: formatMicros(e.price), quantity: formatMicros(e.quantity) };
     case "fill":
-      return { ...e, price: formatMicros(e.price), quantity: formatMicros(e.quantity), fee: formatMicros(e.fee) };
+      return { ...e, clientOrderId: e.clientOrderId ?? "", price: formatMicros(e.price), quantity: formatMicros(e.quantity), fee: formatMicros(e.fee) };
+    case "ack":
+      return { ...e, action: e.action ?? "place" };
+    case "latency":
+      return { ...e, routeClass: e.routeClass ?? "" };
     default:
       return e;
   }

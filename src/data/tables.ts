@@ -35,22 +35,25 @@ export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = {
   gap: [...BASE, c("symbol", "str"), c("from_ts", "ts"), c("to_ts", "ts"), c("reason", "str")],
   order: [
     ...BASE,
+    c("action", "str"),
     c("wallet", "str"),
     c("symbol", "str"),
     c("outcome", "i32"),
     c("client_order_id", "str"),
+    c("order_id", "str"),
     c("side", "str"),
     c("price", "money"),
     c("quantity", "money"),
     c("post_only", "bool"),
   ],
-  ack: [...BASE, c("wallet", "str"), c("client_order_id", "str"), c("order_id", "str"), c("status", "str"), c("code", "str")],
+  ack: [...BASE, c("action", "str"), c("wallet", "str"), c("client_order_id", "str"), c("order_id", "str"), c("status", "str"), c("code", "str")],
   fill: [
     ...BASE,
     c("wallet", "str"),
     c("symbol", "str"),
     c("outcome", "i32"),
     c("order_id", "str"),
+    c("client_order_id", "str"),
     c("trade_id", "str"),
     c("side", "str"),
     c("role", "str"),
@@ -59,7 +62,7 @@ export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = {
     c("fee", "money"),
     c("trade_ts", "ts"),
   ],
-  latency: [...BASE, c("method", "str"), c("route", "str"), c("status", "i32"), c("latency_ms", "i32"), c("server_ts", "ts")],
+  latency: [...BASE, c("method", "str"), c("route", "str"), c("route_class", "str"), c("status", "i32"), c("latency_ms", "i32"), c("server_ts", "ts")],
 };
 
 /** Values as the writer takes them: numbers, bigints, strings, booleans. */
@@ -102,10 +105,12 @@ export function tablesOf(events: readonly DataEvent[]): Map<TableName, Map<strin
       case "order":
         push(cols("order"), {
           ...b,
+          action: e.action ?? "place",
           wallet: e.wallet,
           symbol: e.symbol,
           outcome: e.outcome,
           client_order_id: e.clientOrderId,
+          order_id: e.orderId ?? "",
           side: e.side,
           price: e.price,
           quantity: e.quantity,
@@ -113,7 +118,7 @@ export function tablesOf(events: readonly DataEvent[]): Map<TableName, Map<strin
         });
         break;
       case "ack":
-        push(cols("ack"), { ...b, wallet: e.wallet, client_order_id: e.clientOrderId, order_id: e.orderId, status: e.status, code: e.code });
+        push(cols("ack"), { ...b, action: e.action ?? "place", wallet: e.wallet, client_order_id: e.clientOrderId, order_id: e.orderId, status: e.status, code: e.code });
         break;
       case "fill":
         push(cols("fill"), {
@@ -122,6 +127,7 @@ export function tablesOf(events: readonly DataEvent[]): Map<TableName, Map<strin
           symbol: e.symbol,
           outcome: e.outcome,
           order_id: e.orderId,
+          client_order_id: e.clientOrderId ?? "",
           trade_id: e.tradeId,
           side: e.side,
           role: e.role,
@@ -132,7 +138,7 @@ export function tablesOf(events: readonly DataEvent[]): Map<TableName, Map<strin
         });
         break;
       case "latency":
-        push(cols("latency"), { ...b, method: e.method, route: e.route, status: e.status, latency_ms: e.latencyMs, server_ts: e.serverTs });
+        push(cols("latency"), { ...b, method: e.method, route: e.route, route_class: e.routeClass ?? "", status: e.status, latency_ms: e.latencyMs, server_ts: e.serverTs });
         break;
     }
   }
@@ -150,6 +156,11 @@ function col<T extends ColumnData>(d: Decoded, table: TableName, name: string, f
 const sideOf = (s: string, file: string): "BUY" | "SELL" => {
   if (s === "BUY" || s === "SELL") return s;
   throw new Error(`${file}: side must be BUY or SELL (got ${JSON.stringify(s)})`);
+};
+
+const actionOf = (s: string, file: string): "place" | "cancel" => {
+  if (s === "place" || s === "cancel") return s;
+  throw new Error(`${file}: action must be place or cancel (got ${JSON.stringify(s)})`);
 };
 
 /** A decoded table: its rows' seqs, and the event of a row, made when asked for. */
@@ -237,18 +248,20 @@ export function sourceOf(
     }
     case "order": {
       const postOnly = col<Uint8Array>(d, table, "post_only", file);
-      const [wallet, symbol, outcome, coid, side, price, qty] = [str("wallet"), str("symbol"), i32("outcome"), str("client_order_id"), str("side"), money("price"), money("quantity")];
+      const [action, wallet, symbol, outcome, coid, oid, side, price, qty] = [str("action"), str("wallet"), str("symbol"), i32("outcome"), str("client_order_id"), str("order_id"), str("side"), money("price"), money("quantity")];
       return {
         seq,
         make: (i) => ({
           kind: "order",
           seq: seq[i]!,
           ts: ts[i]!,
+          action: actionOf(action[i]!, file),
           wallet: wallet[i]!,
           symbol: symbol[i]!,
           outcome: outcome[i]!,
           clientOrderId: coid[i]!,
-          side: sideOf(side[i]!, file),
+          orderId: oid[i]!,
+          side: side[i] === "" ? "" : sideOf(side[i]!, file),
           price: price[i]!,
           quantity: qty[i]!,
           postOnly: postOnly[i] === 1,
@@ -256,20 +269,20 @@ export function sourceOf(
       };
     }
     case "ack": {
-      const [wallet, coid, oid, status, code] = [str("wallet"), str("client_order_id"), str("order_id"), str("status"), str("code")];
+      const [action, wallet, coid, oid, status, code] = [str("action"), str("wallet"), str("client_order_id"), str("order_id"), str("status"), str("code")];
       return {
         seq,
-        make: (i) => ({ kind: "ack", seq: seq[i]!, ts: ts[i]!, wallet: wallet[i]!, clientOrderId: coid[i]!, orderId: oid[i]!, status: status[i]!, code: code[i]! }),
+        make: (i) => ({ kind: "ack", seq: seq[i]!, ts: ts[i]!, action: actionOf(action[i]!, file), wallet: wallet[i]!, clientOrderId: coid[i]!, orderId: oid[i]!, status: status[i]!, code: code[i]! }),
       };
     }
     case "fill": {
-      const [wallet, symbol, outcome, oid, tid, side, role] = [str("wallet"), str("symbol"), i32("outcome"), str("order_id"), str("trade_id"), str("side"), str("role")];
+      const [wallet, symbol, outcome, oid, coid, tid, side, role] = [str("wallet"), str("symbol"), i32("outcome"), str("order_id"), str("client_order_id"), str("trade_id"), str("side"), str("role")];
       const [price, qty, fee, tradeTs] = [money("price"), money("quantity"), money("fee"), num("trade_ts")];
       return {
         seq,
         make: (i) => {
           const r = role[i]!;
-          if (r !== "maker" && r !== "taker") throw new Error(`${file}: role must be maker or taker (got ${JSON.stringify(r)})`);
+          if (r !== "maker" && r !== "taker" && r !== "unknown") throw new Error(`${file}: role must be maker, taker or unknown (got ${JSON.stringify(r)})`);
           return {
             kind: "fill",
             seq: seq[i]!,
@@ -278,6 +291,7 @@ export function sourceOf(
             symbol: symbol[i]!,
             outcome: outcome[i]!,
             orderId: oid[i]!,
+            clientOrderId: coid[i]!,
             tradeId: tid[i]!,
             side: sideOf(side[i]!, file),
             role: r,
@@ -290,10 +304,10 @@ export function sourceOf(
       };
     }
     case "latency": {
-      const [method, route, status, lat, serverTs] = [str("method"), str("route"), i32("status"), i32("latency_ms"), num("server_ts")];
+      const [method, route, routeClass, status, lat, serverTs] = [str("method"), str("route"), str("route_class"), i32("status"), i32("latency_ms"), num("server_ts")];
       return {
         seq,
-        make: (i) => ({ kind: "latency", seq: seq[i]!, ts: ts[i]!, method: method[i]!, route: route[i]!, status: status[i]!, latencyMs: lat[i]!, serverTs: serverTs[i]! }),
+        make: (i) => ({ kind: "latency", seq: seq[i]!, ts: ts[i]!, method: method[i]!, route: route[i]!, routeClass: routeClass[i]!, status: status[i]!, latencyMs: lat[i]!, serverTs: serverTs[i]! }),
       };
     }
   }

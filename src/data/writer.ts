@@ -12,7 +12,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../core/clock.js";
-import { toLine, type DataEvent, type NewEvent } from "./events.js";
+import { toLine, withDefaults, type DataEvent, type NewEvent } from "./events.js";
 import { readTable, writeTable, type WriteOptions } from "./parquet.js";
 import { linePath, listSegments, readLineLog, tablePath, type SegmentFiles } from "./segments.js";
 import { TABLES, tablesOf } from "./tables.js";
@@ -121,7 +121,7 @@ export class DataSetWriter {
     const now = this.o.clock.now();
     if (this.fd !== undefined && (this.bytes >= this.rotateBytes || (this.rotateMs > 0 && now - this.openedAt >= this.rotateMs))) this.rotate();
     if (this.fd === undefined) this.startSegment(now);
-    const ev = { ...e, seq: this.nextSeq };
+    const ev = { ...withDefaults(e), seq: this.nextSeq };
     const line = `${JSON.stringify(toLine(ev))}\n`;
     const buf = Buffer.from(line, "utf8");
     writeSync(this.fd!, buf);

@@ -24,7 +24,7 @@ import { connectorFor } from "./wallet-stream.js";
 
 export interface PlatformLinkParts {
   config: Config;
-  deps: Pick<DaemonDeps, "gate" | "apiKey" | "transport" | "connector">;
+  deps: Pick<DaemonDeps, "gate" | "apiKey" | "transport" | "connector" | "wrapTransport">;
   clock: Clock;
   /** The daemon's Rng (the client gets a fork). */
   rng: Rng;
@@ -77,7 +77,8 @@ export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
   if (apiKey === undefined) throw new TypeError("createDaemon: no API key (give deps.apiKey in simulator mode)");
   const liveUrl = config.mode === "live" ? config.platform.baseUrl : undefined;
   if (deps.transport === undefined && liveUrl === undefined) throw new TypeError("createDaemon: give deps.transport in simulator mode");
-  const raw = deps.transport ?? new FetchTransport({ baseUrl: liveUrl!, clock, timeoutMs: platform.requestTimeoutMs });
+  const wire = deps.transport ?? new FetchTransport({ baseUrl: liveUrl!, clock, timeoutMs: platform.requestTimeoutMs });
+  const raw = deps.wrapTransport?.(wire) ?? wire;
   const transport = p.rest?.wrap(raw) ?? raw;
   const client = createClient({
     transport: ops.instrument(p.auth?.wrapTransport(transport) ?? transport),

@@ -16,6 +16,11 @@ export interface DaemonDeps {
   rng?: Rng;
   /** Where REST goes (in-process simulator, loopback); default a FetchTransport to platform.baseUrl. */
   transport?: Transport;
+  /**
+   * Wraps the REST transport beneath everything the daemon adds (the in-daemon recorder's order and
+   * latency log, src/record/daemon-recording.ts): it sees every request and answer as sent.
+   */
+  wrapTransport?: (transport: Transport) => Transport;
   /** Where the user streams go; default a WsConnector to the platform. */
   connector?: SocketConnector;
   /** The partner API key; live configs carry it (platform.apiKey), simulator runs pass it here. */
