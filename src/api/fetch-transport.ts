@@ -2,9 +2,10 @@
  * The live transport: Node's global fetch (Node 20+).
  *
  * Keep-alive: Node's fetch runs on undici's global dispatcher, which keeps connections alive and
- * pools them per origin by default, so consecutive requests reuse sockets without an Agent (no
- * dependency is added for it). A custom `fetch` can be injected (tests, or an undici Agent bound
- * through a wrapper by the caller).
+ * pools them per origin by default, so consecutive requests reuse sockets without an Agent. With
+ * `localAddress` (config `platform.localAddress`) the requests go through undici's own fetch and
+ * an Agent whose connections leave from that address (a host with several addresses, each with
+ * its own IP buckets of spec 8.1). A custom `fetch` can be injected (tests).
  *
  * Failure mapping (what matters is whether the request may have reached the platform):
  * - our timeout fires                          -> kind "timeout", maybeDelivered true
@@ -16,6 +17,7 @@
  * Redirects are not followed (`redirect: "manual"`): the API has none, and following one to
  * another origin would carry the `X-Api-Key` header there.
  */
+import { Agent, fetch as undiciFetch } from "undici";
 import type { Clock } from "../core/clock.js";
 import { RealClock } from "../core/clock.js";
 import type { HttpRequest, HttpResponse, Transport } from "../wire/transport.js";
@@ -32,6 +34,8 @@ export interface FetchTransportOptions {
   clock?: Clock;
   /** Default: the global fetch. */
   fetch?: FetchLike;
+  /** Bind every outgoing connection to this local IP address (ignored when `fetch` is given). */
+  localAddress?: string | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -93,7 +97,7 @@ export class FetchTransport implements Transport {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.clock = opts.clock ?? new RealClock();
-    this.fetchFn = opts.fetch ?? ((url, init) => fetch(url, init));
+    this.fetchFn = opts.fetch ?? (opts.localAddress !== undefined ? boundFetch(opts.localAddress) : (url, init) => fetch(url, init));
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
@@ -123,4 +127,16 @@ export class FetchTransport implements Transport {
       req.signal?.removeEventListener("abort", onCallerAbort);
     }
   }
+}
+
+/** fetch over connections bound to `localAddress` (one keep-alive pool per origin, as the global one). */
+export function boundFetch(localAddress: string): FetchLike {
+  // undici 7 reads localAddress at the top level of the Agent options (inside `connect` it is ignored).
+  const dispatcher = new Agent({ localAddress });
+  return async (url, init) => {
+    const res = await undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher });
+    // The package's Headers is not the global class the transport reads: what it reads, re-wrapped.
+    const headers = new Headers([...res.headers]);
+    return { status: res.status, headers, text: () => res.text() } as unknown as Response;
+  };
 }

@@ -25,6 +25,8 @@ export interface WsConnectorOptions {
   handshakeTimeoutMs?: number;
   /** Largest message accepted. Default 1 MiB (order frames are far smaller). */
   maxPayloadBytes?: number;
+  /** Bind the connection to this local IP address (config `platform.localAddress`). */
+  localAddress?: string | undefined;
 }
 
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -143,12 +145,14 @@ export class WsConnector implements SocketConnector {
   private readonly baseUrl: string;
   private readonly handshakeTimeoutMs: number;
   private readonly maxPayload: number;
+  private readonly localAddress: string | undefined;
 
   constructor(opts: WsConnectorOptions) {
     toWebSocketUrl(opts.baseUrl, "/"); // fail at construction, not at the first connect
     this.baseUrl = opts.baseUrl;
     this.handshakeTimeoutMs = opts.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
     this.maxPayload = opts.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD;
+    this.localAddress = opts.localAddress;
   }
 
   connect(path: string, headers: Record<string, string>): WsSocket {
@@ -158,6 +162,7 @@ export class WsConnector implements SocketConnector {
       maxPayload: this.maxPayload,
       // A redirect would carry X-Api-Key to wherever it points (same policy as FetchTransport).
       followRedirects: false,
+      ...(this.localAddress !== undefined ? { localAddress: this.localAddress } : {}),
     });
     return new WsSocket(ws);
   }

@@ -96,7 +96,8 @@ export function connectorFor(config: Config, given: SocketConnector | undefined)
   if (given !== undefined) return { connector: given, streamPath: undefined };
   if (config.mode !== "live") throw new TypeError("createDaemon: give deps.connector in simulator mode");
   const ws = config.platform.wsUrl;
-  if (ws === undefined) return { connector: new WsConnector({ baseUrl: config.platform.baseUrl }), streamPath: undefined };
+  const localAddress = config.platform.localAddress;
+  if (ws === undefined) return { connector: new WsConnector({ baseUrl: config.platform.baseUrl, localAddress }), streamPath: undefined };
   const u = new URL(ws);
-  return { connector: new WsConnector({ baseUrl: `${u.protocol}//${u.host}` }), streamPath: `${u.pathname}${u.search}` };
+  return { connector: new WsConnector({ baseUrl: `${u.protocol}//${u.host}`, localAddress }), streamPath: `${u.pathname}${u.search}` };
 }
