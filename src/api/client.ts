@@ -21,6 +21,7 @@ import type { BreakerOptions } from "./breaker.js";
 import { CircuitBreaker } from "./breaker.js";
 import type { SecretLike } from "./core.js";
 import { ApiCore } from "./core.js";
+import { ChallengesApi, ComplianceApi, LeaderboardApi, MatchesApi, PartnerFeedsApi, SearchApi, UpcomingApi, UsersApi } from "./discovery.js";
 import { EventsApi, TagsApi } from "./events.js";
 import { FetchTransport } from "./fetch-transport.js";
 import type { RequestGate } from "./gate.js";
@@ -34,6 +35,7 @@ import type { CallOptions, Ok } from "./results.js";
 import type { Transport } from "../wire/transport.js";
 import { assertWallet } from "./validate.js";
 import { VaultApi } from "./vault.js";
+import { WithdrawalsApi } from "./withdrawals.js";
 
 export interface ClientOptions {
   /** Where requests go. Give this, or `baseUrl` for a FetchTransport. */
@@ -63,6 +65,9 @@ export class WalletClient {
   readonly orders: OrdersApi;
   readonly portfolio: PortfolioApi;
   readonly vault: VaultApi;
+  readonly withdrawals: WithdrawalsApi;
+  /** The leaderboard with this wallet's `me` entry (the key and wallet are sent). */
+  readonly leaderboard: LeaderboardApi;
 
   constructor(
     core: ApiCore,
@@ -71,6 +76,8 @@ export class WalletClient {
     this.orders = new OrdersApi(core, wallet);
     this.portfolio = new PortfolioApi(core, wallet);
     this.vault = new VaultApi(core, wallet);
+    this.withdrawals = new WithdrawalsApi(core, wallet);
+    this.leaderboard = new LeaderboardApi(core, { wallet, auth: true });
   }
 }
 
@@ -79,9 +86,20 @@ export class PartnerClient {
   readonly events: EventsApi;
   readonly tags: TagsApi;
   readonly platform: PlatformApi;
+  readonly matches: MatchesApi;
+  /** Anonymous leaderboard (`me` null); `forWallet(w).leaderboard` fills `me`. */
+  readonly leaderboard: LeaderboardApi;
+  readonly upcoming: UpcomingApi;
+  readonly search: SearchApi;
+  readonly compliance: ComplianceApi;
+  readonly users: UsersApi;
+  readonly challenges: ChallengesApi;
+  /** Partner-level feeds (key only, no wallet). */
+  readonly partner: PartnerFeedsApi;
   readonly orders: OrdersApi;
   readonly portfolio: PortfolioApi;
   readonly vault: VaultApi;
+  readonly withdrawals: WithdrawalsApi;
   /** Observable circuit breaker: `state()`, `stats()`, `onChange(listener)`. */
   readonly breaker: CircuitBreaker;
   readonly clock: Clock;
@@ -111,11 +129,20 @@ export class PartnerClient {
     this.events = new EventsApi(this.core);
     this.tags = new TagsApi(this.core);
     this.platform = new PlatformApi(this.core);
+    this.matches = new MatchesApi(this.core);
+    this.leaderboard = new LeaderboardApi(this.core, { wallet: undefined, auth: false });
+    this.upcoming = new UpcomingApi(this.core);
+    this.search = new SearchApi(this.core);
+    this.compliance = new ComplianceApi(this.core);
+    this.users = new UsersApi(this.core);
+    this.challenges = new ChallengesApi(this.core);
+    this.partner = new PartnerFeedsApi(this.core);
     if (opts.defaultWallet !== undefined) assertWallet(opts.defaultWallet);
     const self = new WalletClient(this.core, opts.defaultWallet);
     this.orders = self.orders;
     this.portfolio = self.portfolio;
     this.vault = self.vault;
+    this.withdrawals = self.withdrawals;
   }
 
   /** The wallet-scoped groups for `wallet` (sent as `X-User-Wallet`); one cached view per wallet. */

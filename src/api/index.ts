@@ -10,12 +10,29 @@ export * from "../wire/transport.js";
 export type { CallPolicy, SecretLike } from "./core.js";
 export { RESEND_SAME_CODES } from "./core.js";
 export type { CallOptions, Ok, Rejected, UnknownRecord, WriteResult } from "./results.js";
-export { MarketsApi, MARKETS_MAX_LIMIT, type MarketsListQuery, type MarketTradesQuery, type PriceHistoryQuery } from "./markets.js";
+export { MarketsApi, MARKETS_MAX_LIMIT, type SeriesWindowsQuery, type MarketsListQuery, type MarketTradesQuery, type PriceHistoryQuery } from "./markets.js";
 export { EventsApi, TagsApi, EVENTS_PAGE_SIZE, type EventsFilters, type EventsListQuery, type EventsWalkOptions } from "./events.js";
 export { PlatformApi } from "./platform.js";
 export { OrdersApi, type OpenOrdersQuery, type OrderFilters, type OrderHistoryQuery, type OrderLookupKey } from "./orders.js";
 export { PortfolioApi, type CursorQuery, type TradesQuery } from "./portfolio.js";
 export { VaultApi } from "./vault.js";
+export { WithdrawalsApi, signWithdrawalRequest, type DigestSigner, type WithdrawalIntent, type WithdrawalRequestOutcome, type WithdrawalsQuery } from "./withdrawals.js";
+export {
+  ChallengesApi,
+  ComplianceApi,
+  LeaderboardApi,
+  MatchesApi,
+  MATCHES_MAX_LIMIT,
+  PartnerFeedsApi,
+  SearchApi,
+  UpcomingApi,
+  UsersApi,
+  type CursorLimitQuery,
+  type LeaderboardPeriod,
+  type LeaderboardQuery,
+  type OffsetQuery,
+  type SearchQuery,
+} from "./discovery.js";
 export type {
   PlaceAccepted,
   PlaceBatchOptions,

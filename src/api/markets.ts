@@ -1,6 +1,6 @@
 /** Markets (spec 4.3, public): list with offset paging, detail by slug, and the per-symbol sub-resources. */
-import type { MarketSummary, MarketsPage, MarketTradesPage, MarketTradesRawPage, Orderbook, PriceHistory } from "../wire/index.js";
-import { marketSummary, marketsPage, marketTradesPage, marketTradesRawPage, orderbook, priceHistory } from "../wire/index.js";
+import type { CryptoSeriesWindows, MarketSummary, MarketsPage, MarketTradesPage, MarketTradesRawPage, Orderbook, PriceHistory } from "../wire/index.js";
+import { cryptoSeriesWindows, marketSummary, marketsPage, marketTradesPage, marketTradesRawPage, orderbook, priceHistory } from "../wire/index.js";
 import type { ApiCore } from "./core.js";
 import { readCall } from "./decode.js";
 import { path, withQuery, type QueryParams } from "./query.js";
@@ -28,6 +28,17 @@ export interface MarketTradesQuery {
 export interface PriceHistoryQuery {
   outcome?: number;
   interval?: string;
+  from?: string;
+  to?: string;
+}
+
+export interface SeriesWindowsQuery {
+  /** 1..500; default 50 (500 with state=all). */
+  limit?: number;
+  offset?: number;
+  /** `all` lists settled windows too. */
+  state?: "all";
+  /** Dates (ISO-8601). */
   from?: string;
   to?: string;
 }
@@ -96,6 +107,29 @@ export class MarketsApi {
   priceHistory(symbol: string, q: PriceHistoryQuery = {}, opts?: CallOptions): Promise<Ok<PriceHistory>> {
     const p = withQuery(path`/api/markets/${symbol}/price-history`, { outcome: q.outcome, interval: q.interval, from: q.from, to: q.to });
     return readCall(this.core, readSpec(p, opts), priceHistory);
+  }
+
+  /** `GET /api/markets/disputable`: full rows of markets open to a resolution dispute (`limit` max 500, `offset`). */
+  disputable(q: { limit?: number; offset?: number } = {}, opts?: CallOptions): Promise<Ok<MarketsPage>> {
+    return readCall(this.core, readSpec(withQuery("/api/markets/disputable", { limit: q.limit, offset: q.offset }), opts), marketsPage);
+  }
+
+  /** Every disputable market, stepping `offset` by the rows served until `hasMore` is false. */
+  async *iterateDisputable(q: { limit?: number } = {}, opts?: CallOptions): AsyncGenerator<MarketSummary, void, undefined> {
+    let offset = 0;
+    const limit = q.limit ?? MARKETS_MAX_LIMIT;
+    for (;;) {
+      const page = await this.disputable({ limit, offset }, opts);
+      yield* page.data.markets;
+      if (!page.data.hasMore || page.data.markets.length === 0) return;
+      offset += page.data.markets.length;
+    }
+  }
+
+  /** `GET /api/crypto-series/{id}/windows` (spec 4.3); 404 `crypto_series_not_found` for an unknown series. */
+  cryptoSeriesWindows(seriesId: string, q: SeriesWindowsQuery = {}, opts?: CallOptions): Promise<Ok<CryptoSeriesWindows>> {
+    const p = withQuery(path`/api/crypto-series/${seriesId}/windows`, { limit: q.limit, offset: q.offset, state: q.state, from: q.from, to: q.to });
+    return readCall(this.core, readSpec(p, opts), cryptoSeriesWindows);
   }
 
   /** Shape not shown (spec 4.9): passed through. */

@@ -3,8 +3,8 @@
  * (cursor paged, with iterators), fees, fee tier and deposit limits (shapes not shown: passed
  * through as records).
  */
-import type { Balances, MyTrade, MyTradesPage, Position, PositionsPage, VaultInfo } from "../wire/index.js";
-import { balances, myTradesPage, positionsPage, vaultInfo } from "../wire/index.js";
+import type { AutoRedeem, Balances, BalanceEventsPage, MyTrade, MyTradesPage, PortfolioSummary, Position, PositionsPage, SplitsMergesPage, UnlockablePage, VaultInfo } from "../wire/index.js";
+import { autoRedeem, balanceEventsPage, balances, myTradesPage, portfolioSummary, positionsPage, splitsMergesPage, unlockablePage, vaultInfo } from "../wire/index.js";
 import type { ApiCore, CallSpec } from "./core.js";
 import { readCall } from "./decode.js";
 import { cursorPages } from "./paging.js";
@@ -80,5 +80,42 @@ export class PortfolioApi {
 
   depositLimits(opts?: CallOptions): Promise<Ok<UnknownRecord>> {
     return readCall(this.core, this.readSpec("/api/me/deposit-limits", opts), unknownRecord);
+  }
+
+  /** `GET /api/me/portfolio`: collateral and positions in one read. */
+  portfolio(opts?: CallOptions): Promise<Ok<PortfolioSummary>> {
+    return readCall(this.core, this.readSpec("/api/me/portfolio", opts), portfolioSummary);
+  }
+
+  autoRedeem(opts?: CallOptions): Promise<Ok<AutoRedeem>> {
+    return readCall(this.core, this.readSpec("/api/me/auto-redeem", opts), autoRedeem);
+  }
+
+  /** Default 100, max 500 per page; `before` is the legacy time cursor. */
+  balanceEventsPage(q: TradesQuery = {}, opts?: CallOptions): Promise<Ok<BalanceEventsPage>> {
+    const p = withQuery("/api/me/balance-events", { cursor: q.cursor, limit: q.limit, before: q.before });
+    return readCall(this.core, this.readSpec(p, opts), balanceEventsPage);
+  }
+
+  /** Every balance event, following `nextCursor`. */
+  async *balanceEvents(q: TradesQuery = {}, opts?: CallOptions): AsyncGenerator<Record<string, unknown>, void, undefined> {
+    const pages = cursorPages((cursor) => this.balanceEventsPage({ ...q, cursor }, opts), { method: "GET", path: "/api/me/balance-events" }, q.cursor);
+    for await (const page of pages) yield* page.data.events;
+  }
+
+  /** Split / merge operations: default 50, max 200 per page. */
+  splitsMergesPage(q: TradesQuery = {}, opts?: CallOptions): Promise<Ok<SplitsMergesPage>> {
+    const p = withQuery("/api/me/splits-merges", { cursor: q.cursor, limit: q.limit, before: q.before });
+    return readCall(this.core, this.readSpec(p, opts), splitsMergesPage);
+  }
+
+  async *splitsMerges(q: TradesQuery = {}, opts?: CallOptions): AsyncGenerator<Record<string, unknown>, void, undefined> {
+    const pages = cursorPages((cursor) => this.splitsMergesPage({ ...q, cursor }, opts), { method: "GET", path: "/api/me/splits-merges" }, q.cursor);
+    for await (const page of pages) yield* page.data.operations;
+  }
+
+  /** Operations whose off-chain lock can be recovered (`vault.unlock(opId)`): default 50, max 200. */
+  unlockable(q: { limit?: number } = {}, opts?: CallOptions): Promise<Ok<UnlockablePage>> {
+    return readCall(this.core, this.readSpec(withQuery("/api/me/splits-merges/unlockable", { limit: q.limit }), opts), unlockablePage);
   }
 }

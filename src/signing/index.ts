@@ -8,3 +8,4 @@ export * from "./signer.js";
 export * from "../config/key-file.js";
 export * from "./verify.js";
 export * from "./diagnose.js";
+export * from "./withdrawal.js";

@@ -12,3 +12,5 @@ export * from "./errors.js";
 export * from "./frames.js";
 export * from "./codes.js";
 export * from "./vouched.js";
+export * from "./accounts.js";
+export * from "./public-reads.js";
