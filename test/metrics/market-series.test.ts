@@ -231,7 +231,7 @@ describe("rejected codes", () => {
     const { metrics, o } = setup(2);
     o.orderRejected("w1", "A", "withdrawn");
     expect(await metrics.scrape()).toMatch(/^mm_orders_rejected_total\{wallet="w1",market="A",code="withdrawn"\} 1$/m);
-    const rule = /alert: MMRejects\n\s+expr: (.*)/.exec(readFileSync("docs/metrics.md", "utf8"))?.[1];
+    const rule = /alert: MMRejects\n\s+expr: (.*)/.exec(readFileSync("configs/prometheus/alerts.yaml", "utf8"))?.[1];
     expect(rule).toMatch(/mm_orders_rejected_total\{code!~"[^"]*\bwithdrawn\b[^"]*"\}/);
   });
 });
