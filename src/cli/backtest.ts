@@ -35,6 +35,7 @@ import { recordedSource, syntheticSource } from "../backtest/fast/sources.js";
 import { fastReportJson, formatFastSummary } from "../backtest/fast/summary.js";
 import { constantLatency } from "../backtest/models/latency.js";
 import { queueSpecProblem, type QueueModelSpec } from "../backtest/models/queue.js";
+import { LOG_LEVEL_FLAG, logLevelFlag, parseFlags, stringFlag, usageError, type FlagSpecs, type LogLevelName } from "./args.js";
 
 export const USAGE = `Usage: mm backtest [--config FILE] [--scenario FILE] [--duration D] [--seed N] [--out FILE] [--signatures on|off]
                    [--engine full|fast] [--data DIR] [--queue MODEL] [--latency ENTRY_MS,RESPONSE_MS] [--compare]
@@ -70,6 +71,7 @@ Options:
                     flow, or --data) and report per market where they differ: fills, maker/taker,
                     shares and average prices, fees, PnL, final positions (fast - full). --out
                     writes {comparison, full, fast}
+  --log-level L     the daemon's and simulator's log lines on stderr from this level (default warn)
   -h, --help        this text
 
 Prints a summary per market. Exit status: 0 success; 1 runtime failure, or a report with
@@ -112,6 +114,8 @@ interface Args {
   compare?: true;
   queue?: QueueModelSpec;
   latency?: { entryMs: number; responseMs: number };
+  /** The daemon's and simulator's log lines on stderr from this level (default warn). */
+  logLevel?: LogLevelName;
 }
 
 const DEFAULT_QUEUE: QueueModelSpec = { kind: "risk-averse" };
@@ -119,10 +123,6 @@ const DEFAULT_LATENCY = { entryMs: 20, responseMs: 20 };
 
 const FLAGS = ["--config", "--scenario", "--duration", "--seed", "--out", "--signatures", "--engine", "--data", "--queue", "--latency"] as const;
 type Flag = (typeof FLAGS)[number];
-
-function isFlag(a: string): a is Flag {
-  return (FLAGS as readonly string[]).includes(a);
-}
 
 /** Each flag's check: the value, or what is wrong with it. */
 const CHECKS: Record<Flag, (v: string) => string | undefined> = {
@@ -179,32 +179,24 @@ function fileProblem(v: string): string | undefined {
   return undefined;
 }
 
+const FLAG_SPECS: FlagSpecs = {
+  ...Object.fromEntries(FLAGS.map((f) => [f.slice(2), { type: "string" } as const])),
+  compare: { type: "boolean" },
+  ...LOG_LEVEL_FLAG,
+};
+
 export function parseBacktestArgs(argv: readonly string[]): Args | string {
+  const parsed = parseFlags(argv, FLAG_SPECS);
+  if (typeof parsed === "string") return parsed;
   const seen = new Map<Flag, string>();
-  let compare = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const eq = a.indexOf("=");
-    const name = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
-    if (a === "--compare") {
-      if (compare) return "--compare given twice";
-      compare = true;
-      continue;
-    }
-    if (!isFlag(name)) return a.startsWith("-") ? `unknown option ${name}` : `unexpected argument ${JSON.stringify(a)}`;
-    let value: string | undefined;
-    if (name !== a) value = a.slice(eq + 1);
-    else {
-      value = argv[i + 1];
-      if (value === undefined || (value.startsWith("--") && value.length > 2)) return `${name} needs a value`;
-      i++;
-    }
-    if (seen.has(name)) return `${name} given twice`;
-    if (value === "") return `${name} needs a value`;
+  for (const name of FLAGS) {
+    const value = stringFlag(parsed, name.slice(2));
+    if (value === undefined) continue;
     const problem = CHECKS[name](value);
     if (problem !== undefined) return `${name}: ${problem}`;
     seen.set(name, value);
   }
+  const compare = parsed.values.get("compare") === true;
   const out: Args = { durationMs: parseDuration(seen.get("--duration") ?? DEFAULT_DURATION) as number };
   if (seen.has("--data") && !seen.has("--duration")) out.dataSpan = true;
   if (seen.has("--engine")) out.engine = seen.get("--engine") as "full" | "fast";
@@ -223,13 +215,15 @@ export function parseBacktestArgs(argv: readonly string[]): Args | string {
   if (seen.has("--seed")) out.seed = Number(seen.get("--seed"));
   if (seen.has("--out")) out.out = seen.get("--out")!;
   if (seen.has("--signatures")) out.signatures = seen.get("--signatures") as SignatureMode;
+  const logLevel = logLevelFlag(parsed);
+  if (logLevel !== undefined) out.logLevel = logLevel;
   return out;
 }
 
 /** Warnings and errors of the daemon and simulator, on stderr, stamped in virtual time. */
-function stderrLogger(io: BacktestIo): (clock: Clock) => ReturnType<typeof createLogger> {
+function stderrLogger(io: BacktestIo, level: LogLevelName = "warn"): (clock: Clock) => ReturnType<typeof createLogger> {
   const dest: DestinationStream = { write: (line: string) => io.stderr(line) };
-  return (clock) => createLogger({ level: "warn", name: "mm-backtest", clock }, dest);
+  return (clock) => createLogger({ level, name: "mm-backtest", clock }, dest);
 }
 
 function prepare(args: Args, io: BacktestIo): PreparedBacktest | number {
@@ -272,7 +266,7 @@ export async function backtestCommand(argv: string[], io: BacktestIo = processIo
   }
   const args = parseBacktestArgs(argv);
   if (typeof args === "string") {
-    io.stderr(`mm backtest: ${args}\n\n${USAGE}`);
+    io.stderr(usageError("backtest", args, USAGE));
     return 2;
   }
   let prepared: PreparedBacktest | number;
@@ -291,7 +285,7 @@ export async function backtestCommand(argv: string[], io: BacktestIo = processIo
   io.stderr(`mm backtest: ${span}, ${prepared.config.wallets.length} wallet(s), strategy ${prepared.config.strategy.name}, seed ${prepared.seed}${prepared.signatures === "off" ? ", signatures off" : ""}\n`);
   try {
     const report = await (io.run ?? runPrepared)(prepared, {
-      logger: stderrLogger(io),
+      logger: stderrLogger(io, args.logLevel),
       ...(showProgress
         ? { onProgress: (p: BacktestProgress) => io.stderr(`mm backtest: ${formatDuration(p.virtualMs)} / ${formatDuration(p.durationMs)} virtual, ${(p.wallMs / 1000).toFixed(1)} s wall, ${p.fills} fills\n`) }
         : {}),
@@ -332,7 +326,7 @@ async function fastSourceOf(args: Args, prepared: PreparedBacktest, window?: { f
 async function runCompare(args: Args, prepared: PreparedBacktest, io: BacktestIo): Promise<number> {
   try {
     io.stderr(`mm backtest: --compare: the full engine, then the fast engine (queue ${(args.queue ?? DEFAULT_QUEUE).kind}), on ${args.data ?? prepared.scenarioPath}\n`);
-    const full = await (io.run ?? runPrepared)(prepared, { logger: stderrLogger(io) });
+    const full = await (io.run ?? runPrepared)(prepared, { logger: stderrLogger(io, args.logLevel) });
     const queue = args.queue ?? DEFAULT_QUEUE;
     const latency = args.latency ?? DEFAULT_LATENCY;
     // The window the full engine traded: from its virtual start, for its duration.

@@ -6,8 +6,9 @@
 import { ConfigError, describeConfig, loadConfig, type Env } from "../config/index.js";
 import { capacityWarning } from "../config/capacity-limit.js";
 import { redactSecrets } from "../log/redact.js";
+import { LOG_LEVEL_FLAG, parseFlags, usageError } from "./args.js";
 
-export const USAGE = `Usage: mm check-config FILE
+export const USAGE = `Usage: mm check-config FILE [--log-level L]
 
 Validate a daemon config file: YAML syntax, every key and value, secrets (which must come from
 \${ENV_VAR} references or { file: path }), and that every referenced environment variable is set.
@@ -15,6 +16,9 @@ Validate a daemon config file: YAML syntax, every key and value, secrets (which 
 Exit status: 0 valid, 2 invalid (each problem printed as FILE:LINE: key.path: message).
 A valid config with more wallets x markets than one process holds (docs/operations.md) draws a
 warning on stderr; the exit status stays 0.
+
+MM_LOG_LEVEL, MM_METRICS_HOST and MM_METRICS_PORT are applied as \`mm run\` applies them (and
+checked). --log-level is accepted like every command's (this one writes no log lines).
 `;
 
 export interface CheckConfigIo {
@@ -34,13 +38,13 @@ export function checkConfig(argv: string[], io: CheckConfigIo = processIo): Prom
     io.stdout(USAGE);
     return Promise.resolve(0);
   }
-  const unknownFlag = argv.find((a) => a.startsWith("-"));
-  if (unknownFlag !== undefined || argv.length !== 1) {
-    const why = unknownFlag !== undefined ? `unknown option ${unknownFlag}` : argv.length === 0 ? "missing FILE" : "expected one FILE";
-    io.stderr(`mm check-config: ${why}\n\n${USAGE}`);
+  const parsed = parseFlags(argv, LOG_LEVEL_FLAG, { maxPositionals: 1 });
+  const why = typeof parsed === "string" ? parsed : parsed.positionals.length === 0 ? "missing FILE" : undefined;
+  if (why !== undefined || typeof parsed === "string") {
+    io.stderr(usageError("check-config", why ?? "", USAGE));
     return Promise.resolve(2);
   }
-  const file = argv[0]!;
+  const file = parsed.positionals[0]!;
   try {
     const config = loadConfig(file, io.env);
     io.stdout(`${file}: OK\n${describeConfig(config).map((l) => `  ${l}\n`).join("")}`);

@@ -12,6 +12,7 @@ import { createClient, type Transport } from "../api/index.js";
 import { parseDuration } from "../backtest/duration.js";
 import { startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
 import { LOG_LEVELS } from "../config/index.js";
+import { LOG_LEVEL_FLAG, logLevelFlag, parseFlags, stringFlag, usageError, type FlagSpecs } from "./args.js";
 import type { Clock } from "../core/clock.js";
 import { Rng } from "../core/rng.js";
 import { DataSetWriter } from "../data/index.js";
@@ -31,7 +32,8 @@ Options:
   --out DIR        data set directory
   --duration D     stop after this long (90m, 6h, 2d, 1h30m, 45s); default: until Ctrl-C
   --rotate-mb N    seal the segment into Parquet after N MiB of line log (default 64)
-  --log-level L    ${LOG_LEVELS.join(" | ")} (default: the config's log.level)
+  --log-level L    ${LOG_LEVELS.join(" | ")} (default: MM_LOG_LEVEL, else the config's log.level)
+  -h, --help       this text
 
 Ctrl-C or SIGTERM seals the segment being written and exits 0.
 `;
@@ -65,56 +67,36 @@ interface Args {
   logLevel: (typeof LOG_LEVELS)[number] | undefined;
 }
 
+const FLAGS: FlagSpecs = {
+  config: { type: "string" },
+  out: { type: "string" },
+  duration: { type: "string" },
+  "rotate-mb": { type: "string" },
+  ...LOG_LEVEL_FLAG,
+};
+
 export function parseRecordArgs(argv: readonly string[]): Args | string {
-  let config: string | undefined;
-  let out: string | undefined;
+  const parsed = parseFlags(argv, FLAGS);
+  if (typeof parsed === "string") return parsed;
   let durationMs: number | undefined;
   let rotateBytes = 64 * 1024 * 1024;
-  let logLevel: Args["logLevel"];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const v = argv[i + 1];
-    const need = (what: string): string | undefined => (v === undefined || v.startsWith("--") ? `${a}: needs ${what}` : undefined);
-    switch (a) {
-      case "--config":
-      case "--out": {
-        const bad = need(a === "--config" ? "a FILE" : "a DIR");
-        if (bad !== undefined) return bad;
-        if (a === "--config") config = v;
-        else out = v;
-        break;
-      }
-      case "--duration": {
-        const bad = need("a duration (90m, 6h, 2d)");
-        if (bad !== undefined) return bad;
-        const d = parseDuration(v!);
-        if (typeof d === "string") return `--duration: ${d}`;
-        durationMs = d;
-        break;
-      }
-      case "--rotate-mb": {
-        const bad = need("a number of MiB");
-        if (bad !== undefined) return bad;
-        const n = Number(v);
-        if (!/^\d+(\.\d+)?$/.test(v!) || !(n > 0) || n > 65_536) return `--rotate-mb: must be a number of MiB above 0 and at most 65536 (got ${JSON.stringify(v)})`;
-        rotateBytes = Math.round(n * 1024 * 1024);
-        break;
-      }
-      case "--log-level": {
-        const bad = need("a level");
-        if (bad !== undefined) return bad;
-        if (!(LOG_LEVELS as readonly string[]).includes(v!)) return `--log-level: must be one of ${LOG_LEVELS.join(", ")} (got ${JSON.stringify(v)})`;
-        logLevel = v as Args["logLevel"];
-        break;
-      }
-      default:
-        return `unknown option ${a}`;
-    }
-    i += 1;
+  const duration = stringFlag(parsed, "duration");
+  if (duration !== undefined) {
+    const d = parseDuration(duration);
+    if (typeof d === "string") return `--duration: ${d}`;
+    durationMs = d;
   }
+  const rotate = stringFlag(parsed, "rotate-mb");
+  if (rotate !== undefined) {
+    const n = Number(rotate);
+    if (!/^\d+(\.\d+)?$/.test(rotate) || !(n > 0) || n > 65_536) return `--rotate-mb: must be a number of MiB above 0 and at most 65536 (got ${JSON.stringify(rotate)})`;
+    rotateBytes = Math.round(n * 1024 * 1024);
+  }
+  const config = stringFlag(parsed, "config");
+  const out = stringFlag(parsed, "out");
   if (config === undefined) return "--config FILE is required";
   if (out === undefined) return "--out DIR is required";
-  return { config, out, durationMs, rotateBytes, logLevel };
+  return { config, out, durationMs, rotateBytes, logLevel: logLevelFlag(parsed) };
 }
 
 export async function recordCommand(argv: string[], io: RecordIo = processIo): Promise<number> {
@@ -124,7 +106,7 @@ export async function recordCommand(argv: string[], io: RecordIo = processIo): P
   }
   const args = parseRecordArgs(argv);
   if (typeof args === "string") {
-    io.stderr(`mm record: ${args}\n\n${USAGE}`);
+    io.stderr(usageError("record", args, USAGE));
     return 2;
   }
   const config = loadCommandConfig(args.config, io.stderr);

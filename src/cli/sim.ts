@@ -15,6 +15,8 @@
 import { RealClock, VirtualClock, type Clock } from "../core/clock.js";
 import { ValidationError } from "../core/validation.js";
 import { createLogger, type Logger, type LogLevel } from "../log/index.js";
+import { LOG_LEVEL_FLAG, logLevelFlag, parseFlags, usageError, type FlagSpecs } from "./args.js";
+import { envLogLevel } from "../config/env-overrides.js";
 import { startSimServer, type SimServer } from "../sim/http/server.js";
 import { allRoutes } from "../sim/http/routes/index.js";
 import { defaultScenarioPath, loadScenario, scenarioStartMs, type Scenario } from "../sim/platform/scenario.js";
@@ -31,7 +33,8 @@ Options:
   --port N          TCP port, 0 for any free port (default: 8080)
   --seed N          override the scenario's seed (integer 0..4294967295)
   --clock MODE      realtime (default) or virtual (time moves only via POST /sim/clock/advance)
-  --log-level L     trace, debug, info (default), warn, error, fatal or silent
+  --log-level L     trace, debug, info (default: MM_LOG_LEVEL, else info), warn, error, fatal or silent
+  -h, --help        this text
 
 Docs: docs/simulator.md
 `;
@@ -48,27 +51,21 @@ export interface SimOptions {
   logLevel: LogLevel;
 }
 
-const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
-const FLAGS = new Set(["--scenario", "--host", "--port", "--seed", "--clock", "--log-level"]);
+const FLAGS: FlagSpecs = {
+  scenario: { type: "string" },
+  host: { type: "string" },
+  port: { type: "string" },
+  seed: { type: "string" },
+  clock: { type: "string" },
+  ...LOG_LEVEL_FLAG,
+};
 
 /** Parse the flags; a string is the usage error to print. */
-export function parseSimArgs(argv: readonly string[]): SimOptions | string {
+export function parseSimArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): SimOptions | string {
+  const parsed = parseFlags(argv, FLAGS);
+  if (typeof parsed === "string") return parsed;
   const values = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.indexOf("=");
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!FLAGS.has(flag)) return arg.startsWith("-") ? `unknown option ${arg}` : `unexpected argument ${JSON.stringify(arg)}`;
-    let value: string | undefined;
-    if (eq > 0) value = arg.slice(eq + 1);
-    else {
-      value = argv[i + 1];
-      if (value === undefined || (value.startsWith("--") && FLAGS.has(value.split("=")[0]!))) return `${flag} needs a value`;
-      i++;
-    }
-    if (values.has(flag)) return `${flag} given twice`;
-    values.set(flag, value);
-  }
+  for (const [k, v] of parsed.values) if (typeof v === "string") values.set(`--${k}`, v);
   const int = (flag: string, min: number, max: number): number | string | undefined => {
     const v = values.get(flag);
     if (v === undefined) return undefined;
@@ -81,18 +78,20 @@ export function parseSimArgs(argv: readonly string[]): SimOptions | string {
   if (typeof seed === "string") return seed;
   const clock = values.get("--clock") ?? "realtime";
   if (clock !== "realtime" && clock !== "virtual") return `--clock must be realtime or virtual, got ${JSON.stringify(clock)}`;
-  const logLevel = values.get("--log-level") ?? "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) return `--log-level must be one of ${LOG_LEVELS.join(", ")}`;
+  const logLevel = logLevelFlag(parsed) ?? envLogLevel(env) ?? "info";
+  if (typeof logLevel !== "string") return logLevel.problem;
   const host = values.get("--host") ?? DEFAULT_HOST;
   if (host.trim() === "") return "--host must not be empty";
   const scenario = values.get("--scenario");
   if (scenario !== undefined && scenario.trim() === "") return "--scenario must not be empty";
-  return { scenario, host, port: port ?? DEFAULT_PORT, seed, clock, logLevel: logLevel as LogLevel };
+  return { scenario, host, port: port ?? DEFAULT_PORT, seed, clock, logLevel };
 }
 
 export interface SimCliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** For MM_LOG_LEVEL (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Default: a JSON-lines logger on stdout at the --log-level. */
   logger?: Logger;
   /** Stops the server like SIGINT does (tests). */
@@ -161,9 +160,9 @@ export async function simCommand(argv: string[], io: SimCliIo = processIo): Prom
     io.stdout(USAGE);
     return 0;
   }
-  const opts = parseSimArgs(argv);
+  const opts = parseSimArgs(argv, io.env ?? process.env);
   if (typeof opts === "string") {
-    io.stderr(`mm sim: ${opts}\n\n${USAGE}`);
+    io.stderr(usageError("sim", opts, USAGE));
     return 2;
   }
   const scenarioPath = opts.scenario ?? defaultScenarioPath();

@@ -82,7 +82,7 @@ describe("mm check-config", () => {
   });
 
   it("exits 2 naming the key path on a wrong type", async () => {
-    const path = file("wrong-type.yaml", "mode: simulator\nstrategy:\n  name: s\nquoting:\n  refreshMs: fast\n");
+    const path = file("wrong-type.yaml", "mode: simulator\nstrategy:\n  name: ladder\nquoting:\n  refreshMs: fast\n");
     const r = await run([path]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");

@@ -36,8 +36,8 @@ describe("mm record: flags", () => {
     [["--config", "c.yaml", "--out", "d", "--duration", "0m"], "--duration: "],
     [["--config", "c.yaml", "--out", "d", "--rotate-mb", "-1"], "--rotate-mb: must be a number of MiB above 0"],
     [["--config", "c.yaml", "--out", "d", "--rotate-mb", "lots"], "--rotate-mb: must be a number"],
-    [["--config", "c.yaml", "--out", "d", "--log-level", "loud"], "--log-level: must be one of"],
-    [["--config", "--out", "d"], "--config: needs a FILE"],
+    [["--config", "c.yaml", "--out", "d", "--log-level", "loud"], "--log-level must be one of"],
+    [["--config", "--out", "d"], "--config needs a value"],
     [["--config", "c.yaml", "--out", "d", "--fast"], "unknown option --fast"],
   ])("%j is refused: %s", (argv, msg) => {
     expect(parseRecordArgs(argv)).toContain(msg);
