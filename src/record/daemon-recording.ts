@@ -162,8 +162,13 @@ export class DaemonRecording {
       bookBudgetPerMin: books ? Math.max(1, Math.floor(600 * (1 - margin) * (1 - daemon.tuning.bookBudgetShare))) : 0,
       tradeBudgetPerMin: trades ? Math.max(1, Math.floor(240 * (1 - margin) * (1 - daemon.tuning.tradeBudgetShare))) : 0,
     });
-    this.recorder = rec;
-    await rec.start();
+    try {
+      await rec.start();
+      this.recorder = rec;
+    } catch (e) {
+      rec.stop();
+      this.o.log.warn({ err: e instanceof Error ? e.message : String(e), markets: symbols }, "record: market data not recorded (own orders still are)");
+    }
   }
 
   /** Stop the market-data reads (before the daemon stops: its gate closes then). */

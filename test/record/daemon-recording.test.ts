@@ -70,7 +70,7 @@ describe("recording from inside the daemon (record: in the daemon config)", () =
     // Cancels: each request a row with the order's client id; each answer an ack.
     const cancels = of(events, "order").filter((o) => o.action === "cancel");
     expect(cancels.length).toBeGreaterThan(0);
-    for (const c of cancels.filter((x) => x.orderId !== "")) expect(c.clientOrderId).toBe(h.sim.desk.records.get(c.orderId)!.clientOrderId);
+    for (const c of cancels.filter((x) => x.orderId !== "")) expect(c.clientOrderId).toBe(h.sim.desk.records.get(c.orderId ?? "")!.clientOrderId);
     expect(acks.filter((a) => a.action === "cancel" && a.status === "CANCELLED").length).toBeGreaterThan(0);
 
     // Fills: exactly the simulator's trades of the wallet, with role and fee.
