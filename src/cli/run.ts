@@ -17,13 +17,14 @@ import { Rng } from "../core/rng.js";
 import type { Config } from "../config/index.js";
 import { createLogger, redactSecrets } from "../log/index.js";
 import { commandClock, loadCommandConfig } from "./command-setup.js";
+import { LOG_LEVEL_FLAG, logLevelFlag, parseFlags, stringFlag, usageError, type FlagSpecs, type LogLevelName } from "./args.js";
 import { createDaemon, type Daemon, type ShutdownReport } from "../bot/engine/daemon.js";
 import { defaultDemoConfigPath, startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
 import { describeUnconfirmed } from "../bot/engine/shutdown.js";
 import { formatStatusLine } from "../bot/engine/status.js";
 import { DaemonRecording } from "../record/index.js";
 
-export const USAGE = `Usage: mm run [--config FILE] [--status-every SECONDS]
+export const USAGE = `Usage: mm run [--config FILE] [--status-every SECONDS] [--log-level L]
 
 Run the market-maker daemon. Without --config: the demo (configs/demo.yaml) against the
 embedded platform simulator, in-process, on the real clock.
@@ -31,6 +32,13 @@ embedded platform simulator, in-process, on the real clock.
 Options:
   --config FILE            daemon config (YAML); mode simulator runs the embedded simulator
   --status-every SECONDS   print a status line this often (default 5; 0: never)
+  --log-level L            fatal, error, warn, info, debug, trace or silent (default: MM_LOG_LEVEL,
+                           else the config's log.level, else info)
+  -h, --help               this text
+
+Environment: MM_LOG_LEVEL, MM_METRICS_HOST, MM_METRICS_PORT override the config's log.level,
+metrics.host and metrics.port (a flag wins over the environment). Logs are JSON lines, or
+human-readable when stdout is a terminal (MM_LOG_FORMAT=json|pretty to choose).
 
 Metrics on http://<metrics.host>:<metrics.port>/metrics (default 127.0.0.1:9464), with /health,
 /ready, and POST /admin/kill, /admin/resume (Authorization: Bearer <admin.token>).
@@ -92,24 +100,21 @@ export async function onKillSignal(daemon: Daemon, signal: string, stderr: (text
 interface Args {
   config: string | undefined;
   statusEverySec: number;
+  logLevel: LogLevelName | undefined;
 }
 
-function parseArgs(argv: string[]): Args | string {
-  const out: Args = { config: undefined, statusEverySec: 5 };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const value = (): string | undefined => argv[++i];
-    if (a === "--config") {
-      const v = value();
-      if (v === undefined) return "--config needs a FILE";
-      out.config = v;
-    } else if (a === "--status-every") {
-      const v = Number(value());
-      if (!Number.isFinite(v) || v < 0) return "--status-every needs a number of seconds >= 0";
-      out.statusEverySec = v;
-    } else return `unknown option ${a}`;
+const FLAGS: FlagSpecs = { config: { type: "string" }, "status-every": { type: "string" }, ...LOG_LEVEL_FLAG };
+
+export function parseRunArgs(argv: readonly string[]): Args | string {
+  const parsed = parseFlags(argv, FLAGS);
+  if (typeof parsed === "string") return parsed;
+  const every = stringFlag(parsed, "status-every");
+  let statusEverySec = 5;
+  if (every !== undefined) {
+    statusEverySec = Number(every);
+    if (!/^\d+(\.\d+)?$/.test(every) || !Number.isFinite(statusEverySec)) return `--status-every needs a number of seconds >= 0 (got ${JSON.stringify(every)})`;
   }
-  return out;
+  return { config: stringFlag(parsed, "config"), statusEverySec, logLevel: logLevelFlag(parsed) };
 }
 
 /**
@@ -134,16 +139,16 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
     io.stdout(USAGE);
     return 0;
   }
-  const args = parseArgs(argv);
+  const args = parseRunArgs(argv);
   if (typeof args === "string") {
-    io.stderr(`mm run: ${args}\n\n${USAGE}`);
+    io.stderr(usageError("run", args, USAGE));
     return 2;
   }
   const file = args.config ?? defaultDemoConfigPath();
   const config = loadCommandConfig(file, io.stderr);
   if (config === 2) return 2;
   const { clock, real, stopDriver } = commandClock(config);
-  const logger = createLogger({ level: config.log.level, name: "mm", clock });
+  const logger = createLogger({ level: args.logLevel ?? config.log.level, name: "mm", clock });
   let embedded: EmbeddedSimulator | undefined;
   let daemon: Daemon | undefined;
   let recording: DaemonRecording | undefined;
