@@ -39,7 +39,7 @@ import { OrderTracker, isTerminal } from "../../bot/orders/order-tracker.js";
 import { enginePhase, quoteCycle, type CyclePolicy, type CycleSnapshot, type QuotedBook, type StrategyState } from "../../bot/quote/cycle.js";
 import { midsOf, quotedOutcomes } from "../../bot/quote/quote-cycle.js";
 import { slotKey, type BookLevel, type DesiredQuote, type LiveOrder, type TradeView } from "../../bot/quote/quotes.js";
-import { RiskSnapshot } from "../../bot/risk/exposure.js";
+import { ExposureBook, trackerVersion } from "../../bot/risk/exposure-book.js";
 import { MAX_PLACE_BATCH, rateBudget } from "../../bot/engine/executor.js";
 import { riskTuningOf } from "../../bot/risk/core-risk.js";
 import type { LatencyModel } from "../models/latency.js";
@@ -238,6 +238,10 @@ export class FastEngine {
   private readonly inventory = new Inventory();
   private readonly policy: CyclePolicy;
   private readonly queue: QueueModelFactory;
+  /** Exposure of every market kept between cycles, as the daemon's risk keeps it (exposure-book.ts). */
+  private readonly exposure: ExposureBook;
+  private readonly walletName: string;
+  private marketList: readonly string[] = [];
   private readonly dirty = new Set<string>();
   private busy = false;
   private now = 0;
@@ -256,6 +260,20 @@ export class FastEngine {
     this.queue = queueModelFactory(o.queue);
     this.series = o.series === true ? fastSeries({ wallet: WALLET, inventory: this.inventory, tracker: this.tracker, markets: this.markets }) : undefined;
     const c = o.config;
+    this.walletName = c.wallets[0]?.name ?? "w0";
+    // Exposure is keyed by wallet name, as the daemon's risk keys it.
+    this.exposure = new ExposureBook({
+      wallets: [{ name: this.walletName, address: WALLET }],
+      markets: () => this.marketList,
+      outcomeCount: (s) => this.markets.get(s)?.outcomeCount,
+      // Positions always carry an average cost here: no figure is valued at a mark.
+      mark: () => undefined,
+      liveOrders: (_w, s) => this.tracker.liveOrders(s),
+      ordersVersion: () => trackerVersion(this.tracker.counters),
+      positions: (_w, s) => this.inventory.positionViews(WALLET, s),
+      positionMarkets: () => [],
+    });
+    this.inventory.onPositionChange((w, s) => this.exposure.positionChanged(w, s));
     this.policy = {
       strategy: createStrategyRunner(c.strategy.name, c.strategy.params),
       quoting: { priceToleranceTicks: c.quoting.priceToleranceTicks, sizeTolerance: c.quoting.sizeTolerance, maxOrderAgeMs: c.quoting.maxOrderAgeSec * 1000, orderExpirySec: c.quoting.orderExpirySec },
@@ -369,6 +387,7 @@ export class FastEngine {
         sellNotional: 0n,
         fees: 0n,
       });
+      this.marketList = [...this.markets.keys()];
     }
     this.dirty.add(ev.symbol);
   }
@@ -453,17 +472,8 @@ export class FastEngine {
     }
     const live = this.tracker.liveOrders(symbol);
     const inventory = this.inventory.positionViews(WALLET, symbol);
-    const walletName = c.wallets[0]?.name ?? "w0";
-    // Exposure is keyed by wallet name, as the daemon's risk keys it.
-    const exposure = new RiskSnapshot(
-      [...this.markets.keys()].map((s) => ({
-        wallet: walletName,
-        market: s,
-        outcomeCount: this.markets.get(s)!.outcomeCount,
-        positions: s === symbol ? inventory : this.inventory.positionViews(WALLET, s),
-        openOrders: s === symbol ? live : this.tracker.liveOrders(s),
-      })),
-    );
+    const walletName = this.walletName;
+    const exposure = this.exposure.snapshot([{ wallet: walletName, market: symbol, outcomeCount: m.outcomeCount, positions: inventory, openOrders: live }]);
     return {
       symbol,
       nowMs,

@@ -58,9 +58,20 @@ export interface PhaseResult {
   msToClose: number | null;
 }
 
+/** Parsed window times: every quote cycle asks about the same few strings (bounded: cleared when full). */
+const parsed = new Map<string, number>();
+const PARSED_MAX = 4_096;
+
 /** ISO-8601 -> epoch ms; null stays null; an unreadable value is NaN (treated as unknown). */
 function ms(iso: string | null): number | null {
-  return iso === null ? null : Date.parse(iso);
+  if (iso === null) return null;
+  let t = parsed.get(iso);
+  if (t === undefined) {
+    t = Date.parse(iso);
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(iso, t);
+  }
+  return t;
 }
 
 export function marketPhase(market: PhaseMarket, nowMs: number, opts: PhaseOptions): PhaseResult {
