@@ -2,6 +2,7 @@
  * The external-tool rule of test/deploy/tools.ts: a missing checker skips its checks with a notice
  * on a developer's machine and fails them under CI; a present one runs.
  */
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { externalTool, underCi } from "./tools.js";
 
@@ -42,5 +43,15 @@ describe("externalTool", () => {
     expect(underCi({ CI: "" })).toBe(false);
     expect(underCi({ CI: "false" })).toBe(false);
     expect(underCi({ CI: "0" })).toBe(false);
+  });
+});
+
+describe(".ci/run", () => {
+  it("sets CI and installs both packages when their tools are missing", () => {
+    const ci = readFileSync(".ci/run", "utf8");
+    expect(ci).toMatch(/^export CI=true$/m);
+    expect(ci).toContain("command -v promtool >/dev/null 2>&1 || missing+=(prometheus)");
+    expect(ci).toContain("command -v amtool >/dev/null 2>&1 || missing+=(prometheus-alertmanager)");
+    expect(ci).toContain('apt-get install -y -qq "${missing[@]}"');
   });
 });
