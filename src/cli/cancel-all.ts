@@ -258,7 +258,12 @@ export async function cancelAllCommand(argv: string[], io: CancelAllIo = process
     const listed = before.reduce((n, b) => n + (b.orders?.length ?? 0), 0);
     const anyFailed = before.some((b) => b.orders === undefined);
     if (listed === 0 && !anyFailed) {
-      io.stdout(`nothing to cancel: no open orders${market === undefined ? "" : ` on ${market}`} for ${p.wallets.map((w) => w.name).join(", ")}\n`);
+      const none = p.wallets.map((w): WalletCancelReport => ({ wallet: w.name, address: w.address, listed: 0, cancelled: [], alreadyGone: [], unknown: [], finalWalkOk: true, notes: [] }));
+      io.stdout(
+        flags.json === true
+          ? JSON.stringify(none, null, 2) + "\n"
+          : `nothing to cancel: no open orders${market === undefined ? "" : ` on ${market}`} for ${p.wallets.map((w) => w.name).join(", ")}\n`,
+      );
       return 0;
     }
     if (flags.json !== true) {

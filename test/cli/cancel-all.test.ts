@@ -137,6 +137,12 @@ describe("mm cancel-all", () => {
     const t = io();
     expect(await settle(d.h.clock, cancelAllCommand(["--config", d.configFile, "--market", "Z", "--yes"], t, d.deps))).toBe(0);
     expect(t.out()).toContain("nothing to cancel: no open orders on Z for alpha, beta");
+    const j = io();
+    expect(await settle(d.h.clock, cancelAllCommand(["--config", d.configFile, "--market", "Z", "--yes", "--json"], j, d.deps))).toBe(0);
+    expect((JSON.parse(j.out()) as WalletCancelReport[]).map((r) => [r.wallet, r.listed, r.finalWalkOk])).toEqual([
+      ["alpha", 0, true],
+      ["beta", 0, true],
+    ]);
     expect(d.transport.log.some((r) => isCancel(r.path))).toBe(false);
   });
 });
