@@ -87,21 +87,25 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
   });
 }
 
+/** Shard hand-off (shard-handoff.ts): undefined to start the wallet now, else when to start it. */
+export type WalletHold = (wallet: string, signal: AbortSignal) => Promise<{ until: Promise<void> } | undefined>;
+
 /**
  * Start every wallet at once; resolves when all are ready (or failed) or `waitMs` has passed,
  * whichever comes first, with each wallet's outcome so far. A wallet still starting goes on.
  */
-export async function startWallets(runners: readonly WalletRunner[], signal: AbortSignal, clock: Clock, waitMs: number, log: Logger): Promise<StartReport["wallets"]> {
+export async function startWallets(runners: readonly WalletRunner[], signal: AbortSignal, clock: Clock, waitMs: number, log: Logger, hold?: WalletHold): Promise<StartReport["wallets"]> {
   const results: StartReport["wallets"] = runners.map((r) => ({ name: r.name, ready: false }));
-  const starts = runners.map((r, i) =>
-    r.start(signal).then(
-      () => (results[i]!.ready = true),
-      (e: unknown) => {
-        results[i]!.error = e instanceof Error ? e.message : String(e);
-        if (!signal.aborted) log.error({ wallet: r.wallet, err: results[i]!.error }, "wallet start-up failed");
-      },
-    ),
-  );
+  const failed = (r: WalletRunner, i: number) => (e: unknown) => {
+    results[i]!.error = e instanceof Error ? e.message : String(e);
+    if (!signal.aborted) log.error({ wallet: r.wallet, err: results[i]!.error }, "wallet start-up failed");
+  };
+  const starts = runners.map(async (r, i) => {
+    // A sharded replica's wallet still held by its previous owner starts later, without holding the rest back.
+    const held = hold === undefined ? undefined : await hold(r.wallet, signal).catch(() => undefined);
+    if (held !== undefined) return void held.until.then(() => r.start(signal)).catch(failed(r, i));
+    await r.start(signal).then(() => (results[i]!.ready = true), failed(r, i));
+  });
   let waitTimer: TimerHandle | undefined;
   await Promise.race([Promise.all(starts), new Promise<void>((resolve) => (waitTimer = clock.setTimeout(resolve, waitMs)))]);
   clock.clearTimeout(waitTimer);

@@ -43,6 +43,8 @@ import { buildPlatformLink } from "./daemon-platform.js";
 import { DaemonTimers } from "./daemon-timers.js";
 import type { DaemonDeps, ShutdownReport, StartReport } from "./daemon-types.js";
 import { buildWalletRunners, startWallets } from "./daemon-wallets.js";
+import { shardHold } from "./shard-handoff.js";
+import { applyShard } from "../../config/shard-section.js";
 import type { HaltChange } from "../risk/types.js";
 import { GLOBAL } from "../risk/types.js";
 import { buildCoreRisk, type CoreRisk } from "../risk/core-risk.js";
@@ -348,7 +350,8 @@ export class Daemon {
     this.data.start();
     this.trades.start();
 
-    const results = await startWallets(this.runners, signal, this.clock, this.tuning.startupWaitMs, this.log);
+    const hold = shardHold(this.config, (a) => this.client.forWallet(a), this.clock, this.log);
+    const results = await startWallets(this.runners, signal, this.clock, this.tuning.startupWaitMs, this.log, hold);
     // stop() may have come while we waited: it owns the timers from then on.
     if (this.stopping !== undefined) return { markets: [], wallets: results };
     this.timers.startPeriodic();
@@ -437,6 +440,7 @@ function isObserverList(o: EngineObserver | readonly EngineObserver[]): o is rea
 }
 
 export function createDaemon(config: Config, deps: DaemonDeps = {}): Daemon {
-  return new Daemon(config, deps);
+  // A sharded replica runs its own wallets under its own instance id (shard-section.ts).
+  return new Daemon(applyShard(config), deps);
 }
 
