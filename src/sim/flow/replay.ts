@@ -110,6 +110,7 @@ export function replayScenario(base: Scenario, rows: readonly MarketSummary[], s
         awayCountry: text(r.awayCountry),
         kickoff: abs(r.kickoff),
         resolutionCriteriaUrl: null,
+        match: null,
         markets: [],
       };
       events.set(slug, ev);

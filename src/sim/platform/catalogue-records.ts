@@ -45,7 +45,32 @@ export interface MarketInput {
   window: TradingWindow;
 }
 
+export interface TeamRefInput {
+  code: string;
+  label?: string | undefined;
+  logo?: string | null | undefined;
+}
+
+/** The match a fixture belongs to (spec 2.2). */
+export interface EventMatchInput {
+  slug: string;
+  title?: string | undefined;
+  teamA: TeamRefInput;
+  teamB: TeamRefInput;
+  /** This event's scheduled time when it differs from the kickoff. */
+  scheduledAtMs?: number | null;
+}
+
+export interface EventMatch {
+  readonly slug: string;
+  readonly title: string;
+  readonly teamA: { readonly code: string; readonly label: string; readonly logo: string | null };
+  readonly teamB: { readonly code: string; readonly label: string; readonly logo: string | null };
+  readonly scheduledAtMs: number | null;
+}
+
 export interface EventInput {
+  match?: EventMatchInput | null;
   title: string;
   slug?: string;
   vertical?: string | null;
@@ -103,6 +128,7 @@ export interface SimEvent {
   readonly awayCountry: string | null;
   readonly kickoffMs: number | null;
   readonly resolutionCriteriaUrl: string | null;
+  readonly match: EventMatch | null;
   readonly marketIds: readonly string[];
   readonly createdAtMs: number;
 }
@@ -112,6 +138,24 @@ export interface CatalogueRecords {
   events: SimEvent[];
   /** In input order, each with its trading window. */
   markets: { market: Market; window: TradingWindow }[];
+}
+
+function teamOf(t: TeamRefInput): EventMatch["teamA"] {
+  return Object.freeze({ code: t.code, label: t.label ?? t.code, logo: t.logo ?? null });
+}
+
+function matchOf(ev: EventInput): EventMatch | null {
+  const m = ev.match;
+  if (!m) return null;
+  const teamA = teamOf(m.teamA);
+  const teamB = teamOf(m.teamB);
+  return Object.freeze({
+    slug: m.slug,
+    title: m.title ?? `${teamA.label} vs ${teamB.label}`,
+    teamA,
+    teamB,
+    scheduledAtMs: m.scheduledAtMs ?? ev.kickoffMs ?? null,
+  });
 }
 
 function titleCase(slug: string): string {
@@ -237,6 +281,7 @@ export function buildCatalogueRecords(input: {
         awayCountry: ev.awayCountry ?? null,
         kickoffMs: ev.kickoffMs ?? null,
         resolutionCriteriaUrl: ev.resolutionCriteriaUrl ?? null,
+        match: matchOf(ev),
         marketIds: Object.freeze(marketIds),
         createdAtMs: input.createdAtMs,
       }),

@@ -281,6 +281,11 @@ export class Catalogue {
     });
   }
 
+  /** Every event in input order, listed or not (matches group them). */
+  allEvents(): SimEvent[] {
+    return [...this.eventsById.values()];
+  }
+
   tags(): Tag[] {
     return [...this.tagsBySlug.values()];
   }

@@ -31,6 +31,15 @@ export function bytes32Of(label: string): Hex {
   return keccak256(stringToHex(label));
 }
 
+/** A stable uuid (version 4 layout) derived from a label: match ids from their slugs. */
+export function uuidOf(label: string): string {
+  const h = keccak256(stringToHex(label)).slice(2, 34).split("");
+  h[12] = "4";
+  h[16] = "89ab"[parseInt(h[16]!, 16) % 4]!;
+  const t = h.join("");
+  return `${t.slice(0, 8)}-${t.slice(8, 12)}-${t.slice(12, 16)}-${t.slice(16, 20)}-${t.slice(20, 32)}`;
+}
+
 /** ERC-1155 position id of outcome `index`: keccak256(conditionId ‖ uint256 index) as a decimal string. */
 export function outcomeTokenId(conditionId: Hex, index: number): string {
   return hexToBigInt(keccak256(encodePacked(["bytes32", "uint256"], [conditionId, BigInt(index)]))).toString(10);

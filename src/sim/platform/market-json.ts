@@ -17,6 +17,7 @@ import { PlatformSetupError } from "./errors.js";
 import type { Catalogue, Market, SimEvent, Tag } from "./catalogue.js";
 import { isTradable, notTradableReasonOf, tradingModeOf, type MarketStatus } from "./lifecycle.js";
 import { isoOf, isoOrNull } from "./time.js";
+import { uuidOf } from "./derive.js";
 
 export interface QuoteSource {
   bestBid(marketId: string, outcome: number): Micros | undefined;
@@ -187,6 +188,17 @@ export function marketRowJson(cat: Catalogue, m: Market, quotes: QuoteSource, vi
   return row;
 }
 
+/** An event's `match` key (shape not shown, docs/spec-gaps.md): the match's id, slug and title. */
+export interface EventMatchRefJson {
+  id: string;
+  slug: string;
+  title: string;
+}
+
+export function matchIdOf(slug: string): string {
+  return uuidOf(`match:${slug}`);
+}
+
 export interface EventJson {
   id: string;
   slug: string;
@@ -199,7 +211,7 @@ export interface EventJson {
   stage: string | null;
   group: string | null;
   kickoff: string | null;
-  match: null;
+  match: EventMatchRefJson | null;
   markets: MarketRowJson[];
   openMarketCount: number;
   totalMarketCount: number;
@@ -226,7 +238,7 @@ export function eventJson(cat: Catalogue, e: SimEvent, quotes: QuoteSource, rows
     stage: e.stage,
     group: e.group,
     kickoff: isoOrNull(e.kickoffMs),
-    match: null,
+    match: e.match ? { id: matchIdOf(e.match.slug), slug: e.match.slug, title: e.match.title } : null,
     markets: markets.map((m) => marketRowJson(cat, m, quotes, rows, nowMs)),
     ...cat.eventCounts(e),
     cryptoSeries: null,

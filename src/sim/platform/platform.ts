@@ -22,7 +22,7 @@ import { keyIssuanceProblem, KeyStore, type IssuedKey, type Scope, type ApiKeyRe
 import type { Transition, TransitionArgs } from "./lifecycle.js";
 import { PartnerRegistry, type Partner, type PartnerPatch } from "./partners.js";
 import { scenarioStartMs, type FlowParams, type Scenario, type ScenarioAction } from "./scenario.js";
-import { resolveTimeSpec, type TimeSpec } from "./time.js";
+import { parseTimeSpec, resolveTimeSpec, type TimeSpec } from "./time.js";
 import { WalletRegistry, type WalletRecord } from "./wallets.js";
 import { privateKeyToAccount } from "viem/accounts";
 
@@ -80,6 +80,13 @@ interface ScheduledAction {
   marketId: string;
   atMs: number;
   action: ScenarioAction;
+}
+
+/** A time text the schema already checked (match.scheduledAt). */
+function resolveText(text: string, startMs: number): number {
+  const t = parseTimeSpec(text);
+  if (!t) throw new PlatformSetupError(`bad time ${JSON.stringify(text)}`);
+  return resolveTimeSpec(t, startMs);
 }
 
 function resolve(t: TimeSpec, startMs: number): number {
@@ -196,6 +203,7 @@ export class SimPlatform {
       ...e,
       slug: e.slug,
       kickoffMs: e.kickoff ? resolve(e.kickoff, start) : null,
+      match: e.match === null ? null : { ...e.match, scheduledAtMs: e.match.scheduledAt ? resolveText(e.match.scheduledAt, start) : null },
       markets: e.markets.map((m) => ({
         ...m,
         kickoffMs: m.kickoff === undefined ? undefined : m.kickoff === null ? null : resolve(m.kickoff, start),

@@ -16,6 +16,7 @@ import type { Partner, PARTNER_KINDS } from "./partners.js";
 import { parseTimeSpec, type TimeSpec } from "./time.js";
 import { flowSchema } from "./flow-schema.js";
 import { amount, duration, probabilityPrice, quantity } from "./scenario-values.js";
+import { eventMatchSchema, expandBlock, generateBlockSchema } from "./scenario-generate.js";
 
 /** The stage enum of spec 2.2, as the wire contract lists it. */
 export { STAGES };
@@ -132,6 +133,8 @@ const eventSchema = z.strictObject({
   awayCountry: nullableText,
   kickoff: timeSpec.nullable().default(null),
   resolutionCriteriaUrl: nullableText,
+  /** The match this fixture belongs to (spec 2.2); events with the same match slug form one match. */
+  match: eventMatchSchema.nullable().default(null),
   markets: z.array(marketSchema).min(1),
 });
 
@@ -190,6 +193,8 @@ const baseSchema = z.strictObject({
   partners: z.array(partnerSchema).default([]),
   wallets: z.array(walletSchema).default([]),
   events: z.array(eventSchema).default([]),
+  /** Generated catalogue blocks (scenario-generate.ts), appended to `events` in order. */
+  generate: z.array(generateBlockSchema).default([]),
   faults: z.array(faultSchema).default([]),
 });
 
@@ -321,7 +326,14 @@ function checkMarkets(s: Base, ctx: Ctx): void {
   });
 }
 
-export const scenarioSchema = baseSchema.superRefine((s, ctx) => {
+/** `events` followed by the events of every `generate` block (each parsed like a written one). */
+function withGenerated(s: Base): Base {
+  if (s.generate.length === 0) return s;
+  const generated = s.generate.flatMap((b) => expandBlock(b).map((raw) => eventSchema.parse(raw)));
+  return { ...s, events: [...s.events, ...generated] };
+}
+
+export const scenarioSchema = baseSchema.transform(withGenerated).superRefine((s, ctx) => {
   checkPartnersAndWallets(s, ctx);
   checkMarkets(s, ctx);
 });

@@ -2,9 +2,9 @@
  * Public reads the simulator has little or no data for, answered with the spec's codes and
  * paging rules so probes of them behave like the platform (shapes not shown: ours).
  *
- *   GET /api/matches?limit&offset      {matches: []} (limit 1..500, default 500): the simulator's
- *                                       events are match-less fixtures (`match: null`)
- *   GET /api/matches/{slug}            404 match_not_found (spec 4.1)
+ *   GET /api/matches?limit&offset      {matches} (limit 1..500, default 500): the scenario's
+ *                                       fixtures grouped by match (src/sim/desk/matches.ts)
+ *   GET /api/matches/{slug}            the match, or 404 match_not_found (spec 4.1)
  *   GET /api/search?q&limit&offset     {events, matches: [], users: [], total}
  *   GET /api/search/events|matches|users
  *                                       {events|matches|users, total}; limit default 50, max 50
@@ -21,6 +21,7 @@ import type { RouteContext, RouteDef, SimRequest, SimResponse } from "../types.j
 import { fail, first, limitOffset, ok, parseIso } from "./public-common.js";
 import { matchesSearch } from "./public-events-filter.js";
 import { engineQuotes } from "./public-quotes.js";
+import { matchGroups, matchJson, publicMatches } from "../../desk/matches.js";
 
 export const MATCHES_MAX_LIMIT = 500;
 export const SEARCH_DEFAULT_LIMIT = 50;
@@ -34,12 +35,19 @@ const DAY_MS = 86_400_000;
 function listMatches(req: SimRequest, ctx: RouteContext): SimResponse {
   const paging = limitOffset(req, ctx, MATCHES_MAX_LIMIT, MATCHES_MAX_LIMIT);
   if (!paging.ok) return paging.response;
-  return ok({ matches: [] });
+  const { limit, offset } = paging.value;
+  const cat = ctx.sim.platform.catalogue;
+  const all = publicMatches(cat, engineQuotes(ctx.sim.engine, cat, ctx.nowMs), ctx.nowMs);
+  return ok({ matches: all.slice(offset, offset + limit) });
 }
 
 function matchDetail(req: SimRequest, ctx: RouteContext): SimResponse {
   const slug = req.params.slug ?? "";
-  return fail(ctx, 404, "match_not_found", `no public match with slug ${JSON.stringify(slug)}`, { slug });
+  const cat = ctx.sim.platform.catalogue;
+  const events = matchGroups(cat).get(slug);
+  const j = events && matchJson(cat, slug, events, engineQuotes(ctx.sim.engine, cat, ctx.nowMs), ctx.nowMs);
+  if (!j) return fail(ctx, 404, "match_not_found", `no public match with slug ${JSON.stringify(slug)}`, { slug });
+  return ok(j);
 }
 
 /** Events whose searchable text holds every word of `q` (all listed events when q is blank). */
