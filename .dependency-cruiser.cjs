@@ -5,6 +5,7 @@
  */
 const LAYERS = [
   "src/cli",
+  "src/conform",
   "src/backtest",
   "src/record",
   "src/bot",
@@ -62,6 +63,13 @@ module.exports = {
       to: { circular: true },
     },
     ...layerRules,
+    {
+      name: "conform-not-sim",
+      comment: "mm conform checks a real platform: src/conform never imports the simulator (docs/architecture.md)",
+      severity: "error",
+      from: { path: "^src/conform/" },
+      to: { path: "^src/sim/" },
+    },
     {
       name: "bot-parts-not-shell",
       comment: "the daemon's parts (market, quote, risk, orders, fills) never import its shell (engine, guards): the shell feeds them values and events",
