@@ -61,6 +61,11 @@ export const COMMANDS: Record<string, Command> = {
     usage: "mm cancel-all --config FILE [--wallet NAME] [--market SLUG] [--yes] [--json]",
     load: async () => (await import("./cancel-all.js")).cancelAllCommand,
   },
+  conform: {
+    summary: "check, read-only, that a platform environment behaves as the client and simulator assume",
+    usage: "mm conform --base-url URL [--api-key-file F] [--wallet ADDRESS] [--pace-ms N] [--json]",
+    load: async () => (await import("./conform.js")).conformCommand,
+  },
 };
 
 export function helpText(): string {
