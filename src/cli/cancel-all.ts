@@ -22,7 +22,8 @@ import { isApiError, type WalletClient } from "../api/index.js";
 import type { Clock } from "../core/clock.js";
 import type { OrderRecord } from "../wire/index.js";
 import { walkOpenOrders, ordersTable } from "./orders.js";
-import { describeError, openPlatform, parseCommandFlags, processIo, table, type CommandIo, type PlatformDeps } from "./platform-access.js";
+import { parseFlags, stringFlag, usageError, type FlagSpecs } from "./args.js";
+import { describeError, openPlatform, processIo, table, type CommandIo, type PlatformDeps } from "./platform-access.js";
 
 export const USAGE = `Usage: mm cancel-all --config FILE [--wallet NAME] [--market SLUG] [--yes] [--json]
 
@@ -218,28 +219,30 @@ function describeReports(reports: readonly WalletCancelReport[]): string {
   return lines.join("\n") + "\n";
 }
 
+const FLAGS: FlagSpecs = { config: { type: "string" }, wallet: { type: "string" }, market: { type: "string" }, yes: { type: "boolean" }, json: { type: "boolean" } };
+
 export async function cancelAllCommand(argv: string[], io: CancelAllIo = processCancelIo, deps: PlatformDeps = {}): Promise<number> {
-  const flags = parseCommandFlags(argv, {
-    config: { type: "string" },
-    wallet: { type: "string" },
-    market: { type: "string" },
-    yes: { type: "boolean" },
-    json: { type: "boolean" },
-    help: { type: "boolean" },
-  });
-  if (typeof flags === "string") {
-    io.stderr(`mm cancel-all: ${flags}\n\n${USAGE}`);
+  const parsed = parseFlags(argv, FLAGS);
+  if (typeof parsed === "string") {
+    io.stderr(usageError("cancel-all", parsed, USAGE));
     return 2;
   }
-  if (flags.help === true) {
+  if (parsed.help) {
     io.stdout(USAGE);
     return 0;
   }
+  const flags = {
+    config: stringFlag(parsed, "config"),
+    wallet: stringFlag(parsed, "wallet"),
+    market: stringFlag(parsed, "market"),
+    yes: parsed.values.get("yes") === true,
+    json: parsed.values.get("json") === true,
+  };
   if (flags.config === undefined) {
-    io.stderr(`mm cancel-all: --config FILE is required\n\n${USAGE}`);
+    io.stderr(usageError("cancel-all", "--config FILE is required", USAGE));
     return 2;
   }
-  if (flags.yes !== true && !io.isTTY) {
+  if (!flags.yes && !io.isTTY) {
     io.stderr("mm cancel-all: stdin is not a terminal, so there is no one to ask: give --yes to cancel without asking\n");
     return 2;
   }
@@ -260,7 +263,7 @@ export async function cancelAllCommand(argv: string[], io: CancelAllIo = process
     if (listed === 0 && !anyFailed) {
       const none = p.wallets.map((w): WalletCancelReport => ({ wallet: w.name, address: w.address, listed: 0, cancelled: [], alreadyGone: [], unknown: [], finalWalkOk: true, notes: [] }));
       io.stdout(
-        flags.json === true
+        flags.json
           ? JSON.stringify(none, null, 2) + "\n"
           : `nothing to cancel: no open orders${market === undefined ? "" : ` on ${market}`} for ${p.wallets.map((w) => w.name).join(", ")}\n`,
       );
@@ -270,7 +273,7 @@ export async function cancelAllCommand(argv: string[], io: CancelAllIo = process
       io.stdout(`${ordersTable(before.filter((b) => b.orders !== undefined).map((b) => ({ wallet: b.w.name, orders: b.orders! })))}\n`);
       for (const b of before) if (b.error !== undefined) io.stdout(`${b.w.name}: open orders NOT read (${b.error}); its cancel-all is sent anyway\n`);
     }
-    if (flags.yes !== true) {
+    if (!flags.yes) {
       const scope = `${p.wallets.map((w) => w.name).join(", ")}${market === undefined ? "" : ` on ${market}`}`;
       if (!(await io.confirm(`Cancel every open order of ${scope} (${listed} listed)? [y/N] `))) {
         io.stderr("mm cancel-all: not confirmed; nothing cancelled\n");
@@ -283,7 +286,7 @@ export async function cancelAllCommand(argv: string[], io: CancelAllIo = process
         cancelWallet(b.w, p.client.forWallet(b.w.address), { market, before: b.orders, ...(b.error === undefined ? {} : { beforeError: b.error }), deadlineAtMs, clock: p.clock, pageSize: p.pageSize }),
       ),
     );
-    io.stdout(flags.json === true ? JSON.stringify(reports, null, 2) + "\n" : describeReports(reports));
+    io.stdout(flags.json ? JSON.stringify(reports, null, 2) + "\n" : describeReports(reports));
     return reports.some((r) => r.unknown.length > 0 || !r.finalWalkOk) ? 1 : 0;
   } finally {
     p.close();

@@ -6,7 +6,8 @@
  */
 import type { WalletClient } from "../api/index.js";
 import type { OrderRecord } from "../wire/index.js";
-import { describeError, openPlatform, parseCommandFlags, processIo, table, type CommandIo, type PlatformDeps } from "./platform-access.js";
+import { parseFlags, stringFlag, usageError, type FlagSpecs } from "./args.js";
+import { describeError, openPlatform, processIo, table, type CommandIo, type PlatformDeps } from "./platform-access.js";
 
 export const USAGE = `Usage: mm orders --config FILE [--wallet NAME] [--market SLUG] [--json]
 
@@ -44,18 +45,21 @@ export function ordersTable(list: readonly { wallet: string; orders: readonly Or
   return table(["wallet", "order", "clientOrderId", "market", "outcome", "side", "price", "remaining", "filled", "status", "created"], rows);
 }
 
+const FLAGS: FlagSpecs = { config: { type: "string" }, wallet: { type: "string" }, market: { type: "string" }, json: { type: "boolean" } };
+
 export async function ordersCommand(argv: string[], io: CommandIo = processIo, deps: PlatformDeps = {}): Promise<number> {
-  const flags = parseCommandFlags(argv, { config: { type: "string" }, wallet: { type: "string" }, market: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean" } });
-  if (typeof flags === "string") {
-    io.stderr(`mm orders: ${flags}\n\n${USAGE}`);
+  const parsed = parseFlags(argv, FLAGS);
+  if (typeof parsed === "string") {
+    io.stderr(usageError("orders", parsed, USAGE));
     return 2;
   }
-  if (flags.help === true) {
+  if (parsed.help) {
     io.stdout(USAGE);
     return 0;
   }
+  const flags = { config: stringFlag(parsed, "config"), wallet: stringFlag(parsed, "wallet"), market: stringFlag(parsed, "market"), json: parsed.values.get("json") === true };
   if (flags.config === undefined) {
-    io.stderr(`mm orders: --config FILE is required\n\n${USAGE}`);
+    io.stderr(usageError("orders", "--config FILE is required", USAGE));
     return 2;
   }
   const p = openPlatform(flags.config, flags.wallet, deps, (t) => io.stderr(`mm orders: ${t}`));
@@ -69,7 +73,7 @@ export async function ordersCommand(argv: string[], io: CommandIo = processIo, d
         results.push({ wallet: w.name, address: w.address, orders: undefined, error: describeError(e) });
       }
     }
-    if (flags.json === true) {
+    if (flags.json) {
       const doc = results.map((r) => (r.error === undefined ? { wallet: r.wallet, address: r.address, ok: true, orders: r.orders } : { wallet: r.wallet, address: r.address, ok: false, error: r.error }));
       io.stdout(JSON.stringify(doc, null, 2) + "\n");
     } else {

@@ -1,14 +1,14 @@
 /**
  * What `mm orders` and `mm cancel-all` share: the platform client of a daemon config, built as the
  * daemon builds it (its API key, its rate tier and safety margin through the same rate gate, its
- * request timeout, the client's retry rules), the wallets picked by `--wallet`, and the flag and
- * output helpers. They act through the client directly, so they work when the daemon is dead.
+ * request timeout, the client's retry rules), the wallets picked by `--wallet`, and the output
+ * helpers (`mm status` uses those too; flags go through args.ts like every command's). They act
+ * through the client directly, so they work when the daemon is dead.
  *
  * A `mode: simulator` config has no platform outside the `mm run` process that embeds it: refused
  * with a hint (a live config pointed at `mm sim` works). Tests hand in the transport (a live
  * config's platform.baseUrl is then not used).
  */
-import { parseArgs } from "node:util";
 import Table from "cli-table3";
 import { createClient, FetchTransport, isApiError, type PartnerClient, type SecretLike, type Transport } from "../api/index.js";
 import { RealClock, type Clock } from "../core/clock.js";
@@ -48,21 +48,6 @@ export interface PlatformAccess {
   /** Open orders per page asked (undefined: the platform's default). */
   pageSize: number | undefined;
   close(): void;
-}
-
-/** Parse `argv` against `options` (long names); a string is the usage error. */
-export function parseCommandFlags<O extends Record<string, { type: "string" | "boolean" }>>(
-  argv: readonly string[],
-  options: O,
-): { [K in keyof O]?: O[K]["type"] extends "string" ? string : boolean } | string {
-  try {
-    const { values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false });
-    return values;
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    // Node's wording, without its hint to use "--" (no command here takes positionals).
-    return message.split(/\. To specify|\n/)[0]!.replace(/^Unknown option '(.+)'$/, "unknown option $1");
-  }
 }
 
 /** The config's client and the wallets `--wallet` picks; a string is the problem (exit 2). */

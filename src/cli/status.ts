@@ -11,7 +11,8 @@ import { z } from "zod";
 import { readKeyFile, formatMode } from "../config/key-file.js";
 import { redactSecrets } from "../log/index.js";
 import { STATUS_PATH, STATUS_VERSION, type StatusDocument } from "../metrics/status-route.js";
-import { parseCommandFlags, processIo, table, type CommandIo } from "./platform-access.js";
+import { parseFlags, stringFlag, usageError, type FlagSpecs } from "./args.js";
+import { processIo, table, type CommandIo } from "./platform-access.js";
 
 export const DEFAULT_STATUS_URL = "http://127.0.0.1:9464";
 export const STATUS_TOKEN_ENV = "MM_STATUS_TOKEN";
@@ -140,22 +141,25 @@ export function statusTables(d: StatusDocument): string {
   return out.join("\n") + "\n";
 }
 
+const FLAGS: FlagSpecs = { url: { type: "string" }, "token-file": { type: "string" }, json: { type: "boolean" } };
+
 export async function statusCommand(argv: string[], io: CommandIo = processIo, deps: StatusDeps = {}): Promise<number> {
-  const flags = parseCommandFlags(argv, { url: { type: "string" }, "token-file": { type: "string" }, json: { type: "boolean" }, help: { type: "boolean" } });
-  if (typeof flags === "string") {
-    io.stderr(`mm status: ${flags}\n\n${USAGE}`);
+  const parsed = parseFlags(argv, FLAGS);
+  if (typeof parsed === "string") {
+    io.stderr(usageError("status", parsed, USAGE));
     return 2;
   }
-  if (flags.help === true) {
+  if (parsed.help) {
     io.stdout(USAGE);
     return 0;
   }
+  const flags = { url: stringFlag(parsed, "url"), tokenFile: stringFlag(parsed, "token-file"), json: parsed.values.get("json") === true };
   const url = statusUrl(flags.url ?? DEFAULT_STATUS_URL);
   if (typeof url === "string") {
     io.stderr(`mm status: ${url}\n`);
     return 2;
   }
-  const token = tokenOf(flags["token-file"], deps.env ?? process.env);
+  const token = tokenOf(flags.tokenFile, deps.env ?? process.env);
   if ("error" in token) {
     io.stderr(`mm status: ${token.error}\n`);
     return 2;
@@ -190,7 +194,7 @@ export async function statusCommand(argv: string[], io: CommandIo = processIo, d
     io.stderr(`mm status: ${url.href} answered something that is not a status document (version ${STATUS_VERSION}): ${why}\n`);
     return 1;
   }
-  io.stdout(flags.json === true ? JSON.stringify(doc, null, 2) + "\n" : statusTables(doc));
+  io.stdout(flags.json ? JSON.stringify(doc, null, 2) + "\n" : statusTables(doc));
   return 0;
 }
 
