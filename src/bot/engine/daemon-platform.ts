@@ -77,7 +77,7 @@ export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
   if (apiKey === undefined) throw new TypeError("createDaemon: no API key (give deps.apiKey in simulator mode)");
   const liveUrl = config.mode === "live" ? config.platform.baseUrl : undefined;
   if (deps.transport === undefined && liveUrl === undefined) throw new TypeError("createDaemon: give deps.transport in simulator mode");
-  const wire = deps.transport ?? new FetchTransport({ baseUrl: liveUrl!, clock, timeoutMs: platform.requestTimeoutMs });
+  const wire = deps.transport ?? new FetchTransport({ baseUrl: liveUrl!, clock, timeoutMs: platform.requestTimeoutMs, localAddress: platform.localAddress });
   const raw = deps.wrapTransport?.(wire) ?? wire;
   const transport = p.rest?.wrap(raw) ?? raw;
   const client = createClient({
