@@ -16,6 +16,7 @@
 import { absMicros, type Micros } from "../core/money.js";
 import type { EngineEvent, EngineObserver } from "../bot/observer.js";
 import type { Inventory } from "../bot/fills/inventory.js";
+import type { SeriesRecorder } from "./series.js";
 
 export interface OrderCounts {
   placed: number;
@@ -64,6 +65,8 @@ export class BacktestCollector implements EngineObserver {
   readonly reconciliation = { checks: 0, differing: 0, positions: 0, cash: 0 };
   /** Markets any event of ours named (orders, fills, quotes). */
   readonly markets = new Set<string>();
+  /** The report's time series (series.ts, series-full.ts): told each fill. */
+  series: SeriesRecorder | undefined;
   private inventory: Inventory | undefined;
   private wallets: readonly string[] = [];
 
@@ -93,6 +96,7 @@ export class BacktestCollector implements EngineObserver {
       case "fill":
         this.markets.add(e.fill.marketId);
         this.afterFill(e.wallet, e.fill.marketId, e.fill.outcome);
+        this.series?.fill({ ts: e.fill.ts, marketId: e.fill.marketId, outcome: e.fill.outcome, side: e.fill.side, role: e.fill.role, price: e.fill.price, qty: e.fill.qty, fee: e.fill.fee });
         return;
       case "halt":
         this.halts.push({ at: e.at, action: e.action, scope: e.scope, target: e.target, reason: e.reason });

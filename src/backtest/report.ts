@@ -204,7 +204,9 @@ export function buildReport(r: ReportInputs): BacktestReport {
     trackerAnomalies: collector.trackerAnomalies,
     drift: Object.fromEntries([...collector.drift.entries()].sort(([a], [b]) => (a < b ? -1 : 1))),
     reconciliation: { ...collector.reconciliation },
-    inventory: { fills: c.fills, preAnchor: c.preAnchor, corrected: c.corrected, duplicates: c.duplicates },
+    // Inventory.counters.duplicates: records of a fill already applied, delivered again (the stream
+    // and the trade pull both report each fill, so about one per fill is the normal case).
+    inventory: { fills: c.fills, preAnchor: c.preAnchor, corrected: c.corrected, repeatDeliveries: c.duplicates },
     fillsAfterSettlement,
   };
   const { problems, warnings } = problemsAndWarnings({ run, consistency, wallets: walletReports, markets: marketReports });
@@ -229,6 +231,7 @@ export function buildReport(r: ReportInputs): BacktestReport {
       unmarked: grand.pnl.unmarkedFv,
     },
     events,
+    ...(collector.series !== undefined ? { series: collector.series.finish(r.shutdownEnd) } : {}),
     timing: {
       wallMs: Math.round(r.wallMs),
       speed: Math.round(virtualMs / wallMs),

@@ -40,6 +40,7 @@ import { formatMicros } from "../core/money.js";
 import { recordedSource, type MarketDataSource } from "./fast/sources.js";
 import { UnsignedOrderSigner } from "../signing/unsigned.js";
 import { BacktestCollector } from "./collector.js";
+import { fullSeries } from "./series-full.js";
 import { startingBalance } from "./platform-check.js";
 import { BacktestSetupError, prepareBacktest, type BacktestInputs, type PreparedBacktest } from "./prepare.js";
 import { buildReport } from "./report.js";
@@ -206,6 +207,7 @@ export async function runPrepared(prepared: PreparedBacktest, opts: Omit<Backtes
       d.inventory,
       d.runners.map((r) => r.wallet),
     );
+    collector.series = fullSeries(embedded.sim, d, collector.markets);
 
     const endMs = p.startMs + p.durationMs;
     const progressEvery = opts.progressEveryMs ?? Math.max(p.stepMs, Math.floor(p.durationMs / 10));
@@ -216,6 +218,8 @@ export async function runPrepared(prepared: PreparedBacktest, opts: Omit<Backtes
     // samples and progress reports do.
     while (clock.now() < endMs) {
       await clock.advanceTo(Math.min(endMs, clock.now() + p.stepMs));
+      // The state after this instant: samples and markouts due up to it (series.ts).
+      collector.series.advance(clock.now() + 1);
       if (started.done && started.error === undefined) {
         readyAt ??= started.at;
         const markets = new Set(d.registry.selected().map((e) => e.row.symbol));
@@ -228,6 +232,7 @@ export async function runPrepared(prepared: PreparedBacktest, opts: Omit<Backtes
       }
     }
 
+    collector.series.finish(clock.now());
     // The recording's flow ends with the trading window (its book stays as last replayed).
     replay?.stop();
     const stopping = watch(d.stop("backtest end"), clock);

@@ -4,10 +4,13 @@
  * skipped with its reason), warnings and problems. Money at two decimals for reading; the JSON
  * report has the exact figures.
  */
+import { SingleBar } from "cli-progress";
+import Table from "cli-table3";
 import { formatFixed, parseMicros } from "../core/money.js";
 import { describeConsistency } from "./consistency.js";
 import { formatDuration } from "./duration.js";
 import { eventLines } from "./events.js";
+import type { SeriesReport } from "./series.js";
 import type { BacktestReport, MarketFigures, MarketReport, OutcomeInventory, TotalFigures } from "./types.js";
 
 const money = (s: string): string => formatFixed(parseMicros(s), 2);
@@ -16,10 +19,16 @@ const signed = (s: string): string => {
   return (v > 0n ? "+" : "") + formatFixed(v, 2);
 };
 
-function inventoryText(inv: readonly OutcomeInventory[]): string {
+/** Outcome labels per market, from the report's series (the market rows); "outcome N" when unknown. */
+export function labelsOf(r: { series?: { markets: { marketId: string; labels: string[] }[] } | undefined }): (marketId: string, outcome: number) => string {
+  const m = new Map((r.series?.markets ?? []).map((x) => [x.marketId, x.labels]));
+  return (marketId, outcome) => m.get(marketId)?.[outcome] ?? `outcome ${outcome}`;
+}
+
+function inventoryText(inv: readonly OutcomeInventory[], label: (outcome: number) => string): string {
   const held = inv.filter((i) => parseMicros(i.final) !== 0n);
   if (held.length === 0) return "flat";
-  return held.map((i) => `o${i.outcome} ${signed(i.final)}`).join(" ");
+  return held.map((i) => `${label(i.outcome)} ${signed(i.final)}`).join(", ");
 }
 
 /** Rounded down, as the JSON's four places are (0.9995 is 99.9%, not 100.0%). */
@@ -50,6 +59,22 @@ function checkLines(r: BacktestReport): string[] {
 
 type Row = string[];
 
+const horizonText = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
+
+/** Drawdown, the PnL decomposition and the markouts of all fills, from the time series. */
+export function seriesLines(s: SeriesReport | undefined): string[] {
+  if (s === undefined) return [];
+  const d = s.pnlDecomposition;
+  const all = s.horizonsMs.map((h) => {
+    const g = s.markouts.find((x) => x.side === "all" && x.horizonMs === h);
+    return `${horizonText(h)} ${g?.perShare == null ? "-" : signed(g.perShare)}`;
+  });
+  return [
+    `max drawdown ${money(s.drawdown.max)}; PnL = spread captured ${signed(d.spreadCaptured)} + inventory mark-to-market ${signed(d.inventoryMarkToMarket)} - fees ${money(d.fees)} + settlement ${signed(d.settlement)} = ${signed(d.net)} (to the end of trading, at the mids)`,
+    `markout per share, all fills (mid after the fill against its price, + good for us): ${all.join(", ")}`,
+  ];
+}
+
 function row(name: string, f: TotalFigures | MarketFigures, inventory: string, uptime: string, mark: string): Row {
   return [
     name,
@@ -66,10 +91,29 @@ function row(name: string, f: TotalFigures | MarketFigures, inventory: string, u
   ];
 }
 
+/** cli-table3 without borders or colours: columns two spaces apart, each line starting at its first cell. */
+const PLAIN = { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "" };
+
+/** A table (first row the head); `numeric` columns right-aligned. Lines trimmed at the end. */
+export function textTable(rows: Row[], numeric: ReadonlySet<number>): string {
+  const [head, ...body] = rows;
+  const t = new Table({
+    head: head!,
+    chars: PLAIN,
+    style: { head: [], border: [], "padding-left": 0, "padding-right": 2, compact: true },
+    colAligns: head!.map((_, c) => (numeric.has(c) ? "right" : "left")),
+  });
+  for (const r of body) t.push(r);
+  return t
+    .toString()
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== "")
+    .join("\n");
+}
+
 function table(rows: Row[]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const numeric = new Set([1, 2, 3, 4, 5, 6, 7, 9]);
-  return rows.map((r) => r.map((cell, c) => (numeric.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd()).join("\n");
+  return textTable(rows, new Set([1, 2, 3, 4, 5, 6, 7, 9]));
 }
 
 export function formatSummary(r: BacktestReport): string {
@@ -81,7 +125,8 @@ export function formatSummary(r: BacktestReport): string {
     "",
   ];
   const rows: Row[] = [["market", "fills", "mk/tk", "volume", "fees", "realised", "unrealised", "net", "final inventory", "uptime", "mark"]];
-  for (const m of r.markets) rows.push(row(m.marketId, m.figures, inventoryText(m.figures.inventory), uptimeText(m.figures.quoteUptime), markText(m)));
+  const label = labelsOf(r);
+  for (const m of r.markets) rows.push(row(m.marketId, m.figures, inventoryText(m.figures.inventory, (o) => label(m.marketId, o)), uptimeText(m.figures.quoteUptime), markText(m)));
   rows.push(row("TOTAL", r.totals, `${money(r.totals.grossFinalShares)} shares`, "", ""));
   const orders = r.totals.orders;
   const rejected = Object.entries(orders.rejected).map(([code, n]) => `${code} ${n}`).join(", ");
@@ -91,6 +136,7 @@ export function formatSummary(r: BacktestReport): string {
     ...(stale.length > 0 ? ["(N old) after a mark: that price was N old at the end of trading (mark.asOf), e.g. the book of a market that stopped trading", ""] : []),
     `at the simulator's hidden fair value (not a market price): unrealised ${signed(r.atFairValue.unrealised)}, net ${signed(r.atFairValue.net)}`,
     `orders: ${orders.placed} placed, ${orders.cancelled} cancelled, ${orders.cancelledBySettlement} cancelled by settlement, ${orders.rejectedTotal} rejected${rejected === "" ? "" : ` (${rejected})`}, ${orders.unknown} unknown`,
+    ...seriesLines(r.series),
     ...eventLines(r.events),
     ...describeConsistency(r.consistency),
     ...checkLines(r),
@@ -98,4 +144,73 @@ export function formatSummary(r: BacktestReport): string {
     ...r.problems.map((p) => `PROBLEM: ${p}`),
   ];
   return [...head, table(rows), ...tail].join("\n") + "\n";
+}
+
+/** What a progress report carries (run.ts BacktestProgress). */
+export interface ProgressPoint {
+  virtualMs: number;
+  durationMs: number;
+  wallMs: number;
+  fills: number;
+}
+
+export interface ProgressReporter {
+  update(p: ProgressPoint): void;
+  stop(): void;
+  /** How often to report (virtual ms): often for a bar, a tenth of the run for lines. */
+  everyMs(durationMs: number, stepMs: number): number;
+}
+
+/** "about 1m30s left" from the virtual time done and the wall time it took; "" before any progress. */
+export function remainingText(p: ProgressPoint): string {
+  if (p.virtualMs <= 0 || p.wallMs <= 0) return "";
+  const left = (p.wallMs * (p.durationMs - p.virtualMs)) / p.virtualMs;
+  return formatDuration(Math.max(0, Math.round(left / 1000) * 1000)) || "0s";
+}
+
+/**
+ * Progress of a run on stderr: on a terminal a bar (cli-progress: percent, virtual time, speed as
+ * virtual seconds per wall second, fills per wall second, time remaining); otherwise one plain line
+ * per report (logs and pipes stay readable).
+ */
+export function progressReporter(o: { tty: boolean; write: (text: string) => void; stream?: NodeJS.WriteStream }): ProgressReporter {
+  if (!o.tty) {
+    return {
+      update: (p) => {
+        const pct = p.durationMs > 0 ? Math.floor((p.virtualMs / p.durationMs) * 100) : 100;
+        const left = remainingText(p);
+        o.write(`mm backtest: ${formatDuration(p.virtualMs)} / ${formatDuration(p.durationMs)} virtual (${pct}%), ${(p.wallMs / 1000).toFixed(1)} s wall, ${p.fills} fills${left === "" ? "" : `, about ${left} left`}\n`);
+      },
+      stop: () => {},
+      everyMs: (d, step) => Math.max(step, Math.floor(d / 10)),
+    };
+  }
+  const bar = new SingleBar({
+    format: "mm backtest [{bar}] {percentage}% | {virtual} / {total_virtual} virtual | {speed}x | {fills} fills ({fillRate}/s) | {left} left",
+    hideCursor: true,
+    clearOnComplete: false,
+    stream: o.stream ?? process.stderr,
+    etaBuffer: 20,
+  });
+  let started = false;
+  return {
+    update: (p) => {
+      const payload = {
+        virtual: formatDuration(p.virtualMs) || "0s",
+        total_virtual: formatDuration(p.durationMs),
+        speed: p.wallMs > 0 ? Math.round(p.virtualMs / p.wallMs) : 0,
+        fills: p.fills,
+        fillRate: p.wallMs > 0 ? Math.round((p.fills * 1000) / p.wallMs) : 0,
+        left: remainingText(p) || "?",
+      };
+      if (!started) {
+        bar.start(p.durationMs, p.virtualMs, payload);
+        started = true;
+      } else bar.update(p.virtualMs, payload);
+    },
+    stop: () => {
+      if (started) bar.stop();
+    },
+    everyMs: (d, step) => Math.max(step, Math.floor(d / 200)),
+  };
 }

@@ -6,8 +6,10 @@
  * bytes (see docs/backtest.md).
  */
 
+import type { SeriesReport } from "./series.js";
+
 /** Report format version: bumped when a field changes meaning. */
-export const REPORT_VERSION = 2;
+export const REPORT_VERSION = 3;
 
 export interface BacktestReport {
   version: number;
@@ -33,6 +35,8 @@ export interface BacktestReport {
    */
   atFairValue: FairValueFigures;
   events: EventFigures;
+  /** Time series to the end of trading: equity, inventory, quotes, fills, markouts, days (series.ts, docs/backtest.md "Time series"). */
+  series?: SeriesReport;
   /** Wall-clock figures: the only part that differs between two identical runs. */
   timing: TimingFigures;
 }
@@ -337,7 +341,7 @@ export interface EventFigures {
   trackerAnomalies: number;
   drift: Record<string, number>;
   /** The daemon's Inventory counters (all wallets): fills applied, ignored as at/before the start-up anchor, corrected records. */
-  inventory: { fills: number; preAnchor: number; corrected: number; duplicates: number };
+  inventory: { fills: number; preAnchor: number; corrected: number; repeatDeliveries: number };
   /**
    * The daemon's periodic inventory-against-platform checks (reconciliation events): how many ran,
    * how many still found a difference after a trade pull, and the drifted position / cash records.

@@ -33,12 +33,16 @@ import { compareReports, formatComparison } from "../backtest/compare.js";
 import { runFastBacktest, type FastSource } from "../backtest/fast/engine.js";
 import { recordedSource, syntheticSource } from "../backtest/fast/sources.js";
 import { fastReportJson, formatFastSummary } from "../backtest/fast/summary.js";
-import { constantLatency } from "../backtest/models/latency.js";
+import { htmlFromBacktest, htmlFromFast } from "../backtest/report-html/html.js";
+import { progressReporter } from "../backtest/summary.js";
+import { constantLatency, empiricalLatency, type LatencyModel } from "../backtest/models/latency.js";
+import { readOrderRoundTrips } from "../data/index.js";
 import { queueSpecProblem, type QueueModelSpec } from "../backtest/models/queue.js";
 import { LOG_LEVEL_FLAG, logLevelFlag, parseFlags, stringFlag, usageError, type FlagSpecs, type LogLevelName } from "./args.js";
 
 export const USAGE = `Usage: mm backtest [--config FILE] [--scenario FILE] [--duration D] [--seed N] [--out FILE] [--signatures on|off]
-                   [--engine full|fast] [--data DIR] [--queue MODEL] [--latency ENTRY_MS,RESPONSE_MS] [--compare]
+                   [--html FILE]
+                   [--engine full|fast] [--data DIR] [--queue MODEL] [--latency ENTRY_MS,RESPONSE_MS|recorded] [--compare]
 
 Run the market-maker daemon (the same config file and strategy code as \`mm run\`) against the
 platform simulator in virtual time, as fast as the machine allows, and report fills, fees, PnL,
@@ -52,6 +56,9 @@ Options:
   --seed N          seed of the simulator's flow and the daemon, 0..4294967295 (default simulator.seed)
   --out FILE        write the JSON report there; \`--out -\` writes it to stdout (the summary then
                     goes to stderr)
+  --html FILE       also write the report as one self-contained HTML file (equity, drawdown,
+                    PnL decomposition, inventory, quotes and fills, markouts, uptime, per-day
+                    table; opens without network)
   --signatures M    on (default): orders signed and verified as live; off: the simulator skips
                     signature verification and the daemon signs nothing (faster; same matching,
                     fills and PnL; the report says signatures off). Backtests only: \`mm run\`
@@ -66,7 +73,9 @@ Options:
                     and others' trades come from the recording, for its span (or --duration from
                     its start); fast engine: the exchange model replays it
   --queue MODEL     fast engine: risk-averse (default), prob-power:N, prob-log, prob-power-fraction:N
-  --latency E,R     fast engine: order-entry and response latency in ms (default 20,20)
+  --latency E,R     fast engine: order-entry and response latency in ms (default 20,20);
+                    recorded: drawn from the --data set's place/cancel round trips (recorded
+                    with record: in the daemon config), half of one each way
   --compare         calibration: run both engines on the same inputs (the scenario's synthetic
                     flow, or --data) and report per market where they differ: fills, maker/taker,
                     shares and average prices, fees, PnL, final positions (fast - full). --out
@@ -90,6 +99,8 @@ export interface BacktestIo {
   env: Env;
   /** Print progress lines on stderr (default true). */
   progress?: boolean;
+  /** stderr is a terminal: progress as a bar (cli-progress) instead of lines. */
+  stderrTty?: boolean;
   /** The run itself (default runPrepared); tests wrap it. */
   run?: typeof runPrepared;
 }
@@ -98,6 +109,7 @@ const processIo: BacktestIo = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   env: process.env,
+  stderrTty: process.stderr.isTTY === true,
 };
 
 interface Args {
@@ -108,12 +120,14 @@ interface Args {
   dataSpan?: true;
   seed?: number;
   out?: string;
+  html?: string;
   signatures?: SignatureMode;
   engine?: "full" | "fast";
   data?: string;
   compare?: true;
   queue?: QueueModelSpec;
-  latency?: { entryMs: number; responseMs: number };
+  /** "recorded": the --data set's own place/cancel round trips (recorded by the daemon). */
+  latency?: { entryMs: number; responseMs: number } | "recorded";
   /** The daemon's and simulator's log lines on stderr from this level (default warn). */
   logLevel?: LogLevelName;
 }
@@ -121,7 +135,7 @@ interface Args {
 const DEFAULT_QUEUE: QueueModelSpec = { kind: "risk-averse" };
 const DEFAULT_LATENCY = { entryMs: 20, responseMs: 20 };
 
-const FLAGS = ["--config", "--scenario", "--duration", "--seed", "--out", "--signatures", "--engine", "--data", "--queue", "--latency"] as const;
+const FLAGS = ["--config", "--scenario", "--duration", "--seed", "--out", "--html", "--signatures", "--engine", "--data", "--queue", "--latency"] as const;
 type Flag = (typeof FLAGS)[number];
 
 /** Each flag's check: the value, or what is wrong with it. */
@@ -140,6 +154,12 @@ const CHECKS: Record<Flag, (v: string) => string | undefined> = {
     if (existsSync(v) && statSync(v).isDirectory()) return `${v} is a directory`;
     return undefined;
   },
+  "--html": (v) => {
+    const dir = dirname(resolve(v));
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) return `directory ${dir} does not exist`;
+    if (existsSync(v) && statSync(v).isDirectory()) return `${v} is a directory`;
+    return undefined;
+  },
   "--signatures": (v) => ((SIGNATURE_MODES as readonly string[]).includes(v) ? undefined : `expected on or off (got ${JSON.stringify(v)})`),
   "--engine": (v) => (v === "full" || v === "fast" ? undefined : `expected full or fast (got ${JSON.stringify(v)})`),
   "--data": (v) => (existsSync(v) && statSync(v).isDirectory() ? undefined : `no such directory: ${v}`),
@@ -148,6 +168,7 @@ const CHECKS: Record<Flag, (v: string) => string | undefined> = {
     return typeof q === "string" ? q : undefined;
   },
   "--latency": (v) => {
+    if (v === "recorded") return undefined;
     const l = parseLatency(v);
     return typeof l === "string" ? l : undefined;
   },
@@ -201,9 +222,11 @@ export function parseBacktestArgs(argv: readonly string[]): Args | string {
   if (seen.has("--data") && !seen.has("--duration")) out.dataSpan = true;
   if (seen.has("--engine")) out.engine = seen.get("--engine") as "full" | "fast";
   if (seen.has("--queue")) out.queue = parseQueue(seen.get("--queue")!) as QueueModelSpec;
-  if (seen.has("--latency")) out.latency = parseLatency(seen.get("--latency")!) as { entryMs: number; responseMs: number };
+  if (seen.has("--latency")) out.latency = seen.get("--latency") === "recorded" ? "recorded" : (parseLatency(seen.get("--latency")!) as { entryMs: number; responseMs: number });
+  if (out.latency === "recorded" && !seen.has("--data")) return "--latency recorded: needs --data DIR (a data set recorded with record: in the daemon config)";
   if (seen.has("--data")) out.data = seen.get("--data")!;
   if (compare) {
+    if (seen.has("--html")) return "--html is for one engine's run (leave out --compare)";
     if (seen.has("--engine")) return "--compare runs both engines: leave out --engine";
     if (seen.has("--signatures")) return "--compare runs the full engine signed (leave out --signatures)";
     out.compare = true;
@@ -214,6 +237,7 @@ export function parseBacktestArgs(argv: readonly string[]): Args | string {
   if (seen.has("--scenario")) out.scenario = seen.get("--scenario")!;
   if (seen.has("--seed")) out.seed = Number(seen.get("--seed"));
   if (seen.has("--out")) out.out = seen.get("--out")!;
+  if (seen.has("--html")) out.html = seen.get("--html")!;
   if (seen.has("--signatures")) out.signatures = seen.get("--signatures") as SignatureMode;
   const logLevel = logLevelFlag(parsed);
   if (logLevel !== undefined) out.logLevel = logLevel;
@@ -284,12 +308,11 @@ export async function backtestCommand(argv: string[], io: BacktestIo = processIo
   const span = prepared.data === undefined ? `${formatDuration(prepared.durationMs)} of virtual time` : `replay of ${prepared.data.dir} (${prepared.data.durationGiven ? formatDuration(prepared.durationMs) : "its whole span"})`;
   io.stderr(`mm backtest: ${span}, ${prepared.config.wallets.length} wallet(s), strategy ${prepared.config.strategy.name}, seed ${prepared.seed}${prepared.signatures === "off" ? ", signatures off" : ""}\n`);
   try {
+    const progress = showProgress ? progressReporter({ tty: io.stderrTty === true, write: io.stderr }) : undefined;
     const report = await (io.run ?? runPrepared)(prepared, {
       logger: stderrLogger(io, args.logLevel),
-      ...(showProgress
-        ? { onProgress: (p: BacktestProgress) => io.stderr(`mm backtest: ${formatDuration(p.virtualMs)} / ${formatDuration(p.durationMs)} virtual, ${(p.wallMs / 1000).toFixed(1)} s wall, ${p.fills} fills\n`) }
-        : {}),
-    });
+      ...(progress !== undefined ? { onProgress: (p: BacktestProgress) => progress.update(p), progressEveryMs: progress.everyMs(prepared.durationMs, prepared.stepMs) } : {}),
+    }).finally(() => progress?.stop());
     if (args.out === STDOUT) {
       // stdout carries only the JSON, so it can be piped; the human part goes to stderr.
       io.stderr(formatSummary(report));
@@ -302,6 +325,7 @@ export async function backtestCommand(argv: string[], io: BacktestIo = processIo
         io.stdout(`report: ${args.out}\n`);
       } else io.stdout("report: not written (use --out FILE, or --out - for stdout)\n");
     }
+    if (args.html !== undefined) writeHtml(args.html, htmlFromBacktest(report), io);
     if (!report.ok) {
       io.stderr(`mm backtest: FAILED: ${report.problems.join("; ")}\n`);
       return 1;
@@ -322,17 +346,33 @@ async function fastSourceOf(args: Args, prepared: PreparedBacktest, window?: { f
   return syntheticSource({ scenario: prepared.scenario, seed: prepared.seed, startMs: prepared.startMs, durationMs: prepared.durationMs, name: prepared.scenarioPath });
 }
 
+/**
+ * The fast engine's latency model: constant (`E,R`, default 20,20), or `recorded`: each leg drawn
+ * from the data set's answered place/cancel round trips (src/data/latencies.ts), half of one each
+ * (entry floor(rt/2), response the rest): the recording has round trips only, the split is assumed.
+ */
+async function latencyOf(args: Args, seed: number): Promise<{ model: LatencyModel; describe: string }> {
+  const l = args.latency ?? DEFAULT_LATENCY;
+  if (l !== "recorded") return { model: constantLatency(l.entryMs, l.responseMs), describe: `${l.entryMs}+${l.responseMs} ms` };
+  const { roundTripsMs } = await readOrderRoundTrips(args.data!);
+  if (roundTripsMs.length === 0) throw new Error(`--latency recorded: ${args.data} holds no answered place or cancel latency (record it with record: in the daemon config, include latencies)`);
+  const entry = roundTripsMs.map((rt) => Math.floor(rt / 2));
+  const response = roundTripsMs.map((rt) => rt - Math.floor(rt / 2)).sort((a, b) => a - b);
+  const median = roundTripsMs[Math.floor(roundTripsMs.length / 2)]!;
+  return { model: empiricalLatency(entry, response, seed), describe: `recorded (${roundTripsMs.length} place/cancel round trips, median ${median} ms, half each way)` };
+}
+
 /** `--compare`: the full engine, then the fast engine on the same inputs, and where they differ. */
 async function runCompare(args: Args, prepared: PreparedBacktest, io: BacktestIo): Promise<number> {
   try {
     io.stderr(`mm backtest: --compare: the full engine, then the fast engine (queue ${(args.queue ?? DEFAULT_QUEUE).kind}), on ${args.data ?? prepared.scenarioPath}\n`);
     const full = await (io.run ?? runPrepared)(prepared, { logger: stderrLogger(io, args.logLevel) });
     const queue = args.queue ?? DEFAULT_QUEUE;
-    const latency = args.latency ?? DEFAULT_LATENCY;
+    const latency = await latencyOf(args, prepared.seed);
     // The window the full engine traded: from its virtual start, for its duration.
     const fromMs = Date.parse(full.run.virtualStart);
     const window = { fromMs, toMs: fromMs + full.run.durationMs };
-    const fast = runFastBacktest({ config: prepared.config, source: await fastSourceOf(args, prepared, window), latency: constantLatency(latency.entryMs, latency.responseMs), queue, seed: prepared.seed });
+    const fast = runFastBacktest({ config: prepared.config, source: await fastSourceOf(args, prepared, window), latency: latency.model, queue, seed: prepared.seed });
     const comparison = compareReports(full, fast);
     const text = formatComparison(comparison);
     const json = JSON.stringify({ comparison, full: JSON.parse(reportJson(full)) as unknown, fast }, null, 2) + "\n";
@@ -362,14 +402,15 @@ async function runFast(args: Args, prepared: PreparedBacktest, io: BacktestIo): 
   try {
     const source = await fastSourceOf(args, prepared);
     const queue = args.queue ?? DEFAULT_QUEUE;
-    const latency = args.latency ?? DEFAULT_LATENCY;
-    io.stderr(`mm backtest: fast engine, ${source.describe}, strategy ${prepared.config.strategy.name}, queue ${queue.kind}, latency ${latency.entryMs}+${latency.responseMs} ms\n`);
+    const latency = await latencyOf(args, prepared.seed);
+    io.stderr(`mm backtest: fast engine, ${source.describe}, strategy ${prepared.config.strategy.name}, queue ${queue.kind}, latency ${latency.describe}\n`);
     const report = runFastBacktest({
       config: prepared.config,
       source,
-      latency: constantLatency(latency.entryMs, latency.responseMs),
+      latency: latency.model,
       queue,
       seed: prepared.seed,
+      series: true,
     });
     const summary = formatFastSummary(report);
     if (args.out === STDOUT) {
@@ -382,11 +423,18 @@ async function runFast(args: Args, prepared: PreparedBacktest, io: BacktestIo): 
         io.stdout(`report: ${args.out}\n`);
       } else io.stdout("report: not written (use --out FILE, or --out - for stdout)\n");
     }
+    if (args.html !== undefined) writeHtml(args.html, htmlFromFast(report), io);
     return 0;
   } catch (e) {
     io.stderr(`mm backtest: run failed: ${redactSecrets(e instanceof Error ? e.message : String(e))}\n`);
     return 1;
   }
+}
+
+/** The HTML report to its file (stderr: stdout may carry the JSON). */
+function writeHtml(file: string, html: string, io: BacktestIo): void {
+  writeFileSync(file, html);
+  io.stderr(`html report: ${file} (${Math.round(html.length / 1024)} KiB)\n`);
 }
 
 export default backtestCommand;
