@@ -9,7 +9,8 @@ import { RealClock, type Clock } from "../core/clock.js";
 import { formatMode, readKeyFile } from "../config/key-file.js";
 import { DEFAULT_PACE_MS, formatReport, keyPrefixEnv, runConform } from "../conform/run.js";
 import type { Transport } from "../wire/transport.js";
-import { parseCommandFlags, processIo, type CommandIo } from "./platform-access.js";
+import { parseFlags, stringFlag, usageError as usageText, type FlagSpecs } from "./args.js";
+import { processIo, type CommandIo } from "./platform-access.js";
 
 export const USAGE = `Usage: mm conform --base-url URL [--api-key-file F] [--wallet ADDRESS] [--pace-ms N] [--json]
 
@@ -36,27 +37,33 @@ export interface ConformDeps {
   clock?: Clock;
 }
 
-const FLAGS = {
+const FLAGS: FlagSpecs = {
   "base-url": { type: "string" },
   "api-key-file": { type: "string" },
   wallet: { type: "string" },
   "pace-ms": { type: "string" },
   json: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const;
+};
 
 function usageError(io: CommandIo, problem: string): number {
-  io.stderr(`mm conform: ${problem}\n${USAGE.split("\n")[0]}\n`);
+  io.stderr(usageText("conform", problem, USAGE));
   return 2;
 }
 
 export async function conformCommand(argv: string[], io: CommandIo = processIo, deps: ConformDeps = {}): Promise<number> {
-  const flags = parseCommandFlags(argv, FLAGS);
-  if (typeof flags === "string") return usageError(io, flags);
-  if (flags.help) {
+  const parsed = parseFlags(argv, FLAGS);
+  if (typeof parsed === "string") return usageError(io, parsed);
+  if (parsed.help) {
     io.stdout(USAGE);
     return 0;
   }
+  const flags = {
+    "base-url": stringFlag(parsed, "base-url"),
+    "api-key-file": stringFlag(parsed, "api-key-file"),
+    wallet: stringFlag(parsed, "wallet"),
+    "pace-ms": stringFlag(parsed, "pace-ms"),
+    json: parsed.values.get("json") === true,
+  };
   const baseUrl = flags["base-url"];
   if (baseUrl === undefined) return usageError(io, "--base-url is required");
   let url: URL;
