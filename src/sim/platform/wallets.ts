@@ -198,6 +198,16 @@ export class WalletRegistry {
     return OK;
   }
 
+  /**
+   * Vault deployment through the signed-op flow (`POST /api/me/vault/deploy/submit`): the vault
+   * exists from `deployedAtMs` on. A deployment already enqueued or done is kept.
+   */
+  deployVault(address: string, deployedAtMs: number): WalletRecord {
+    return this.mutate(address, (r) => {
+      r.vaultDeployedAtMs ??= deployedAtMs;
+    });
+  }
+
   ban(address: string): WalletRecord {
     return this.mutate(address, (r) => (r.banned = true));
   }

@@ -146,9 +146,12 @@ describe("4.7 / 4.8 wallet endpoints and scopes", () => {
   it("unmodelled vault and withdrawal mutations: scope first, then 501 not_implemented", async () => {
     expectEnvelope(await c.send("/api/vault/split-signature", { headers: c.auth(0), body: {} }), 403, "api_key_scope_missing");
     const headers = { "X-Api-Key": vaultKey, "X-User-Wallet": WALLETS[0].address };
-    for (const p of ["/api/vault/split-signature", "/api/vault/merge-signature", "/api/vault/convert-signature", "/api/withdrawals/request", "/api/me/vault/emergency"]) {
+    for (const p of ["/api/vault/split-signature", "/api/vault/merge-signature", "/api/vault/convert-signature"]) {
       expectEnvelope(await c.send(p, { headers, body: {} }), 501, "not_implemented");
     }
+    // Modelled (test/sim/withdrawals.test.ts): an empty withdrawal body is a 400, the emergency answers.
+    expectEnvelope(await c.send("/api/withdrawals/request", { headers, body: {} }), 400, "invalid_request");
+    expect((await c.send("/api/me/vault/emergency", { headers, body: {} })).status).toBe(200);
   });
 });
 

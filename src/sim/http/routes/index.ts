@@ -10,9 +10,10 @@ import { marketRoutes } from "./markets.js";
 import { orderRoutes } from "./orders.js";
 import { platformRoutes } from "./platform.js";
 import { portfolioRoutes } from "./portfolio.js";
+import { withdrawalControlRoutes, withdrawalRoutes } from "./withdrawals.js";
 
 export { controlRoutes } from "./control.js";
 
 export function allRoutes(): RouteDef[] {
-  return [...controlRoutes, ...platformRoutes, ...marketRoutes, ...eventRoutes, ...orderRoutes, ...portfolioRoutes];
+  return [...controlRoutes, ...platformRoutes, ...marketRoutes, ...eventRoutes, ...orderRoutes, ...portfolioRoutes, ...withdrawalRoutes, ...withdrawalControlRoutes];
 }

@@ -1,21 +1,19 @@
 /**
  * Portfolio routes of the effective wallet (spec 4.8, `portfolio:read`): vault info, balances,
  * positions, trades and fees (src/sim/desk/portfolio.ts), plus the wallet surface the simulator
- * does not model (withdrawals, split/merge operations, vault flows), answered with the spec's
- * scopes and codes (src/sim/desk/accounts.ts). Mutations need `vault:write` (5.4).
+ * does not model yet (split/merge operations and co-signatures), answered with the spec's scopes
+ * and codes (src/sim/desk/accounts.ts). Mutations need `vault:write` (5.4). Withdrawals, vault
+ * deployment and the emergency are in ./withdrawals.ts.
  */
 import type { DeskAnswer } from "../../desk/answers.js";
 import {
   autoRedeem,
   depositLimits,
-  depositSources,
   emptyList,
   feeTier,
   notImplemented,
   operationNotFound,
   portfolio,
-  withdrawalFee,
-  withdrawalNotFound,
 } from "../../desk/accounts.js";
 import { balances, fees, positions, trades, vaultInfo } from "../../desk/portfolio.js";
 import type { Caller } from "../../desk/caller.js";
@@ -54,16 +52,7 @@ export const portfolioRoutes: RouteDef[] = [
   route("/api/me/splits-merges", (c, req) => emptyList(c.wallet, "operations", req.query)),
   route("/api/me/splits-merges/unlockable", (c, req) => emptyList(c.wallet, "operations", req.query, false)),
   route("/api/me/splits-merges/:opId/unlock", (_c, req) => operationNotFound(req.params.opId ?? ""), "POST", "vault:write"),
-  route("/api/me/withdrawals", (c, req) => emptyList(c.wallet, "withdrawals", req.query)),
-  route("/api/me/withdrawals/fee", (c) => withdrawalFee(c.wallet)),
-  route("/api/me/withdrawals/deposit-sources", (c) => depositSources(c.wallet)),
-  route("/api/me/withdrawals/:id", (_c, req) => withdrawalNotFound(req.params.id ?? "")),
-  route("/api/me/withdrawals/:id/cancel", (_c, req) => withdrawalNotFound(req.params.id ?? ""), "POST", "vault:write"),
-  disabled("/api/withdrawals/request", "withdrawal requests"),
   disabled("/api/vault/split-signature", "vault split co-signatures"),
   disabled("/api/vault/merge-signature", "vault merge co-signatures"),
   disabled("/api/vault/convert-signature", "vault convert co-signatures"),
-  disabled("/api/me/vault/deploy/sign", "the vault deployment flow"),
-  disabled("/api/me/vault/deploy/submit", "the vault deployment flow"),
-  disabled("/api/me/vault/emergency", "the vault emergency exit"),
 ];
