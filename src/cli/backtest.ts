@@ -190,7 +190,7 @@ function parseQueue(v: string): QueueModelSpec | string {
 /** `E,R` (ms, whole numbers): order entry and response latency. */
 function parseLatency(v: string): { entryMs: number; responseMs: number } | string {
   const m = /^(\d{1,6}),(\d{1,6})$/.exec(v);
-  if (m === null) return `expected ENTRY_MS,RESPONSE_MS, whole ms (got ${JSON.stringify(v)})`;
+  if (m === null) return `expected ENTRY_MS,RESPONSE_MS (whole ms) or recorded (got ${JSON.stringify(v)})`;
   return { entryMs: Number(m[1]), responseMs: Number(m[2]) };
 }
 

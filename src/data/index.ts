@@ -6,3 +6,4 @@ export { DataSetReader, readDataSet, type EventCursor, type ReadOptions, type Re
 export { DataSetWriter, sealSegment, DEFAULT_ROTATE_BYTES, DEFAULT_ROTATE_MS, type SealInfo, type WriterOptions } from "./writer.js";
 export { listSegments, readLineLog, segmentName, type SegmentFiles } from "./segments.js";
 export { readTable, writeTable } from "./parquet.js";
+export { readOrderRoundTrips, type RecordedRoundTrips } from "./latencies.js";
