@@ -130,7 +130,7 @@ describe("OrderTracker live index", () => {
             expect(tr.all().map((o) => o.clientOrderId).sort()).toEqual(kept);
           } else {
             const ev = event(kind, i, ts);
-            tr.apply("serverTimeMs" in ev ? { ...ev, serverTimeMs: ev.serverTimeMs - back } : ev);
+            tr.apply("serverTimeMs" in ev && ev.serverTimeMs !== undefined ? { ...ev, serverTimeMs: ev.serverTimeMs - back } : ev);
           }
         }
       }),
