@@ -5,6 +5,7 @@
  */
 const LAYERS = [
   "src/cli",
+  "src/sweep",
   "src/conform",
   "src/backtest",
   "src/record",
