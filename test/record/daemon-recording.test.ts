@@ -42,7 +42,7 @@ async function recordedRun(ms: number, opts: { kill?: boolean; settings?: Partia
 
 describe("recording from inside the daemon (record: in the daemon config)", () => {
   it("records the daemon's own orders, the acknowledgements and fills the simulator confirmed, and every request's latency", async () => {
-    const { h, daemon, rec, dir } = await recordedRun(150_000);
+    const { h, daemon, rec, dir } = await recordedRun(100_000);
     const { events, stats } = await readDataSet(dir);
     expect(stats.sealed).toBeGreaterThanOrEqual(2); // rotated every virtual minute
     const wallet = walletAddress(0);
@@ -100,7 +100,7 @@ describe("recording from inside the daemon (record: in the daemon config)", () =
   }, 120_000);
 
   it("counts the recorder's reads in the daemon's rate gate, beside the daemon's own, and never runs a bucket dry", async () => {
-    const { h, daemon, rec, dir } = await recordedRun(130_000, { settings: { include: ["books", "trades"] } });
+    const { h, daemon, rec, dir } = await recordedRun(90_000, { settings: { include: ["books", "trades"] } });
     const bookReads = h.transport.log.filter((r) => r.path.includes("/orderbook"));
     const recorderBooks = rec.recorder!.counters.books + rec.recorder!.counters.errors;
     expect(rec.recorder!.counters.books).toBeGreaterThan(20);
