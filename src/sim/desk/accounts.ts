@@ -1,6 +1,7 @@
 /**
- * The rest of the wallet surface of spec 4.7 / 4.8 that the simulator does not model (no
- * withdrawals, no split/merge operations, no vault deployment flow), answered with the spec's
+ * The rest of the wallet surface of spec 4.8 that the simulator does not model (no split/merge
+ * operations; withdrawals, vault deployment and the emergency are in withdrawals.ts,
+ * vault-deploy.ts and emergency.ts), answered with the spec's
  * codes, scopes and paging rules so a client or probe sees platform behaviour (shapes not shown:
  * ours):
  *
@@ -12,13 +13,7 @@
  *   GET  /api/me/splits-merges        {walletAddress, operations: [], nextCursor: null} limit <= 200
  *   GET  /api/me/splits-merges/unlockable  {walletAddress, operations: []}            limit <= 200
  *   POST /api/me/splits-merges/{opId}/unlock   404 not_found (no operation exists)
- *   GET  /api/me/withdrawals          {walletAddress, withdrawals: [], nextCursor: null} limit <= 200
- *   GET  /api/me/withdrawals/fee      {walletAddress, fee: "0"}
- *   GET  /api/me/withdrawals/deposit-sources   {walletAddress, sources: [], pinned: null}
- *   GET  /api/me/withdrawals/{id}     404 withdrawal_not_found
- *   POST /api/me/withdrawals/{id}/cancel       404 withdrawal_not_found
- *   POST /api/withdrawals/request, /api/vault/*-signature, /api/me/vault/deploy/*,
- *        /api/me/vault/emergency      501 not_implemented (after auth and scopes)
+ *   POST /api/vault/*-signature       501 not_implemented (after auth and scopes)
  *
  * Lists validate `limit` (positive integer, larger values clamped), `before` (ISO-8601 or epoch
  * ms) and `cursor` (none is ever issued, so any cursor is refused); other parameters are ignored.
@@ -78,18 +73,6 @@ export function emptyList(wallet: string, key: string, query: QueryInput, paged 
   const bad = badList(query);
   if (bad) return bad;
   return ok(paged ? { walletAddress: wallet, [key]: [], nextCursor: null } : { walletAddress: wallet, [key]: [] });
-}
-
-export function withdrawalFee(wallet: string): DeskAnswer {
-  return ok({ walletAddress: wallet, fee: "0" });
-}
-
-export function depositSources(wallet: string): DeskAnswer {
-  return ok({ walletAddress: wallet, sources: [], pinned: null });
-}
-
-export function withdrawalNotFound(id: string): DeskAnswer {
-  return errorAnswer(404, "withdrawal_not_found", `withdrawal ${id} is unknown for this wallet`, { id });
 }
 
 export function operationNotFound(opId: string): DeskAnswer {
