@@ -14,6 +14,7 @@
 import { parseArgs } from "node:util";
 import { didYouMean } from "../config/suggest.js";
 import { LOG_LEVELS } from "../config/index.js";
+import { logFormatOf } from "../log/index.js";
 
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
@@ -113,4 +114,10 @@ export function logLevelFlag(parsed: ParsedFlags): LogLevelName | undefined {
 export function usageError(command: string, problem: string, usage: string): string {
   const synopsis = usage.split("\n\n")[0]!.trimEnd();
   return `mm ${command}: ${problem}\n${synopsis}\nRun \`mm help ${command}\` for the options.\n`;
+}
+
+/** What is wrong with MM_LOG_FORMAT, if anything (checked by the commands that log to stdout). */
+export function logFormatProblem(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+  const f = logFormatOf(env, false);
+  return typeof f === "string" ? undefined : f.problem;
 }

@@ -12,7 +12,7 @@ import { createClient, type Transport } from "../api/index.js";
 import { parseDuration } from "../backtest/duration.js";
 import { startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
 import { LOG_LEVELS } from "../config/index.js";
-import { LOG_LEVEL_FLAG, logLevelFlag, parseFlags, stringFlag, usageError, type FlagSpecs } from "./args.js";
+import { LOG_LEVEL_FLAG, logFormatProblem, logLevelFlag, parseFlags, stringFlag, usageError, type FlagSpecs } from "./args.js";
 import type { Clock } from "../core/clock.js";
 import { Rng } from "../core/rng.js";
 import { DataSetWriter } from "../data/index.js";
@@ -105,6 +105,11 @@ export async function recordCommand(argv: string[], io: RecordIo = processIo): P
     return 0;
   }
   const args = parseRecordArgs(argv);
+  const envProblem = logFormatProblem();
+  if (typeof args !== "string" && envProblem !== undefined) {
+    io.stderr(`mm record: ${envProblem}\n`);
+    return 2;
+  }
   if (typeof args === "string") {
     io.stderr(usageError("record", args, USAGE));
     return 2;

@@ -17,7 +17,7 @@ import { Rng } from "../core/rng.js";
 import type { Config } from "../config/index.js";
 import { createLogger, redactSecrets } from "../log/index.js";
 import { commandClock, loadCommandConfig } from "./command-setup.js";
-import { LOG_LEVEL_FLAG, logLevelFlag, parseFlags, stringFlag, usageError, type FlagSpecs, type LogLevelName } from "./args.js";
+import { LOG_LEVEL_FLAG, logFormatProblem, logLevelFlag, parseFlags, stringFlag, usageError, type FlagSpecs, type LogLevelName } from "./args.js";
 import { createDaemon, type Daemon, type ShutdownReport } from "../bot/engine/daemon.js";
 import { defaultDemoConfigPath, startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
 import { describeUnconfirmed } from "../bot/engine/shutdown.js";
@@ -140,6 +140,11 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
     return 0;
   }
   const args = parseRunArgs(argv);
+  const envProblem = logFormatProblem();
+  if (typeof args !== "string" && envProblem !== undefined) {
+    io.stderr(`mm run: ${envProblem}\n`);
+    return 2;
+  }
   if (typeof args === "string") {
     io.stderr(usageError("run", args, USAGE));
     return 2;

@@ -15,7 +15,7 @@
 import { RealClock, VirtualClock, type Clock } from "../core/clock.js";
 import { ValidationError } from "../core/validation.js";
 import { createLogger, type Logger, type LogLevel } from "../log/index.js";
-import { LOG_LEVEL_FLAG, logLevelFlag, parseFlags, usageError, type FlagSpecs } from "./args.js";
+import { LOG_LEVEL_FLAG, logFormatProblem, logLevelFlag, parseFlags, usageError, type FlagSpecs } from "./args.js";
 import { envLogLevel } from "../config/env-overrides.js";
 import { startSimServer, type SimServer } from "../sim/http/server.js";
 import { allRoutes } from "../sim/http/routes/index.js";
@@ -78,6 +78,8 @@ export function parseSimArgs(argv: readonly string[], env: Readonly<Record<strin
   if (typeof seed === "string") return seed;
   const clock = values.get("--clock") ?? "realtime";
   if (clock !== "realtime" && clock !== "virtual") return `--clock must be realtime or virtual, got ${JSON.stringify(clock)}`;
+  const formatProblem = logFormatProblem(env);
+  if (formatProblem !== undefined) return formatProblem;
   const logLevel = logLevelFlag(parsed) ?? envLogLevel(env) ?? "info";
   if (typeof logLevel !== "string") return logLevel.problem;
   const host = values.get("--host") ?? DEFAULT_HOST;

@@ -10,7 +10,6 @@
  * variable counts as unset. A bad value is a config problem naming the variable, reported with
  * the file's other problems.
  */
-import type { ConfigIssue } from "./load.js";
 import type { Env } from "./interpolate.js";
 import { LOG_LEVELS } from "./schema.js";
 import { didYouMean } from "./suggest.js";
@@ -22,6 +21,12 @@ export const ENV_OVERRIDES = [
 ] as const;
 
 type LogLevelName = (typeof LOG_LEVELS)[number];
+
+/** A bad override: the setting's dotted path and what is wrong (load.ts adds the line). */
+export interface EnvIssue {
+  path: string;
+  message: string;
+}
 
 function present(env: Env, name: string): string | undefined {
   const v = env[name];
@@ -40,9 +45,9 @@ export function envLogLevel(env: Env): LogLevelName | { problem: string } | unde
  * The config's plain value with the environment's overrides written in (a new object; the input
  * is not changed), and a problem for each variable with a bad value (that setting left as it was).
  */
-export function applyEnvOverrides(value: Record<string, unknown>, env: Env): { value: Record<string, unknown>; issues: ConfigIssue[] } {
+export function applyEnvOverrides(value: Record<string, unknown>, env: Env): { value: Record<string, unknown>; issues: EnvIssue[] } {
   const out: Record<string, unknown> = { ...value };
-  const issues: ConfigIssue[] = [];
+  const issues: EnvIssue[] = [];
   const set = (section: "log" | "metrics", key: string, v: unknown): void => {
     const current = out[section];
     // A section that is not a mapping is the schema's to report; leave it alone.

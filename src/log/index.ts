@@ -1,2 +1,12 @@
-export { createLogger, scrubbingDestination, REDACT_PATHS, type LogLevel, type Logger, type LoggerOptions } from "./logger.js";
+export {
+  createLogger,
+  logFormatOf,
+  prettyDestination,
+  scrubbingDestination,
+  REDACT_PATHS,
+  type LogFormat,
+  type LogLevel,
+  type Logger,
+  type LoggerOptions,
+} from "./logger.js";
 export { REDACTED, isSecretKey, redactKeys, redactLogLine, redactSecrets } from "./redact.js";

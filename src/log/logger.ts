@@ -12,7 +12,13 @@
  *     error messages and stacks, interpolated arguments).
  *
  * Timestamps come from the injected Clock so a backtest's logs carry virtual time.
+ *
+ * Format: JSON lines, except on a terminal, where pino-pretty prints one readable line per entry
+ * (time, level, message, then the fields; no pid/hostname). A container, CI or a pipe is not a
+ * terminal, so those keep JSON. MM_LOG_FORMAT=json|pretty chooses explicitly. The scrubbing
+ * (layer 3) runs on the JSON line before pino-pretty sees it.
  */
+import pinoPretty from "pino-pretty";
 import { destination as pinoDestination, pino, stdSerializers, type DestinationStream, type LevelWithSilent, type Logger } from "pino";
 import { RealClock, type Clock } from "../core/clock.js";
 import { REDACTED, redactKeys, redactLogLine } from "./redact.js";
@@ -26,6 +32,38 @@ export interface LoggerOptions {
   name?: string;
   /** Time source for the `time` field (ISO 8601). Default: the real clock. */
   clock?: Clock;
+  /** For the default destination (stdout): default logFormatOf(process.env, stdout is a TTY). */
+  format?: LogFormat;
+}
+
+export type LogFormat = "json" | "pretty";
+
+/**
+ * The format for stdout: MM_LOG_FORMAT when set (json or pretty; anything else is a problem to
+ * report), else pretty on a terminal and JSON otherwise (pipes, files, containers, CI).
+ */
+export function logFormatOf(env: Readonly<Record<string, string | undefined>>, isTty: boolean): LogFormat | { problem: string } {
+  const v = env["MM_LOG_FORMAT"]?.trim();
+  if (v === undefined || v === "") return isTty && (env["CI"] === undefined || env["CI"] === "" || env["CI"] === "false") ? "pretty" : "json";
+  if (v === "json" || v === "pretty") return v;
+  return { problem: `MM_LOG_FORMAT must be json or pretty (got ${JSON.stringify(v)})` };
+}
+
+function defaultFormat(): LogFormat {
+  const f = logFormatOf(process.env, process.stdout.isTTY === true);
+  return typeof f === "string" ? f : "json";
+}
+
+/** pino-pretty on stdout, synchronous like the JSON destination (nothing lost at exit). */
+export function prettyDestination(options: { colorize?: boolean; destination?: number | NodeJS.WritableStream } = {}): DestinationStream {
+  return pinoPretty({
+    destination: options.destination ?? 1,
+    sync: true,
+    colorize: options.colorize ?? process.stdout.isTTY === true,
+    translateTime: "UTC:HH:MM:ss.l",
+    ignore: "pid,hostname,name",
+    singleLine: true,
+  });
 }
 
 const HEADER_NAMES = ['"x-api-key"', '"X-Api-Key"', '"X-API-KEY"', "authorization", "Authorization", "cookie", "Cookie"];
@@ -54,10 +92,13 @@ function serializeError(error: unknown): unknown {
  */
 export function createLogger(options: LoggerOptions = {}, destination?: DestinationStream): Logger {
   const clock = options.clock ?? new RealClock();
-  const target = destination ?? pinoDestination({ dest: 1, sync: true });
+  const level = options.level ?? "info";
+  const target =
+    destination ??
+    (level !== "silent" && (options.format ?? defaultFormat()) === "pretty" ? prettyDestination() : pinoDestination({ dest: 1, sync: true }));
   return pino(
     {
-      level: options.level ?? "info",
+      level,
       ...(options.name === undefined ? {} : { name: options.name }),
       timestamp: () => `,"time":"${new Date(clock.now()).toISOString()}"`,
       redact: { paths: [...REDACT_PATHS], censor: REDACTED },

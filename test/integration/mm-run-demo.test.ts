@@ -51,12 +51,12 @@ log: { level: silent }
 metrics: { port: 0 }
 `,
     );
-    const h = io(/wallets 2\/2 ready .* \| markets \d\/3 quoted \| open orders \d+/);
+    const h = io(/wallets 2\/2 ready.* \| markets \d\/3 quoted \| orders \d+/);
     const code = await runCommand(["--config", file, "--status-every", "1"], h.io);
     const text = h.out.join("");
     expect(code).toBe(0);
     expect(text).toContain("embedded simulator");
-    expect(text).toMatch(/wallets 2\/2 ready .* \| markets \d\/3 quoted \| open orders \d+/);
+    expect(text).toMatch(/wallets 2\/2 ready.* \| markets \d\/3 quoted \| orders \d+/);
     expect(text).toContain("shutdown (SIGINT): clean");
     expect(text).toMatch(/maker-a \(0x[0-9a-f]{40}\): cancelled \d+, left open 0/);
   }, 20_000);

@@ -51,7 +51,7 @@ describe("mm run (child process)", () => {
     }, 30_000);
     expect(fills).toBeGreaterThan(0);
     await waitFor("a status line with fills", () => (/\| fills [1-9]\d* \|/.test(out.join("")) ? true : undefined), 5_000);
-    expect(out.join("")).toMatch(/wallets 3\/3 ready \(3 streams\) \| markets \d+\/\d+ quoted \| open orders \d+ \| fills \d+ \| inventory \d+ positions, \d+ shares \| pnl [+-]\d+\.\d\d .* \| halts none/);
+    expect(out.join("")).toMatch(/\d\d:\d\d:\d\d \| wallets 3\/3 ready \| markets \d+\/\d+ quoted \| orders \d+ \| fills \d+ \| positions \d+ \(\d+ sh\) \| pnl [+-]\d+\.\d\d \(fees \d+\.\d\d\) \| halts none/);
     expect((await fetch(`${url}/ready`)).status).toBe(200);
 
     proc.kill("SIGUSR2");

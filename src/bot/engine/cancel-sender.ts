@@ -120,7 +120,8 @@ function cancelResult(c: CancelContext, o: Ids, symbol: string, result: CancelOu
     c.log.warn({ ...fields, code: result.code, err: errorText(error) }, "cancel not done: the order rests again");
   } else {
     // Already terminal or unknown to the platform (a fill won the race): the order is read next.
-    c.log.info(fields, "cancel refused: reading the order");
+    // A routine race (debug): the order ended on its own before the cancel arrived.
+    c.log.debug(fields, "cancel refused: reading the order");
   }
 }
 

@@ -33,6 +33,7 @@ export interface MarketTimelineParts {
 export class MarketTimeline {
   private readonly phaseTimers = new Map<string, TimerHandle>();
   private readonly settled = new Set<string>();
+  private selectedOnce = false;
 
   constructor(private readonly p: MarketTimelineParts) {}
 
@@ -70,8 +71,12 @@ export class MarketTimeline {
     const { registry, log, inventory } = this.p;
     const change = await registry.refreshSelection();
     if (change.added.length + change.removed.length + change.moved.length > 0) {
-      log.info({ added: change.added, removed: change.removed, moved: change.moved }, "market selection");
+      // The first selection is in the daemon's "started" line (debug here); later changes are news.
+      const fields = { added: change.added, removed: change.removed, moved: change.moved };
+      if (this.selectedOnce) log.info(fields, "market selection");
+      else log.debug(fields, "market selection");
     }
+    this.selectedOnce = true;
     // Forget deselected markets once no wallet holds orders there, nor shares awaiting settlement
     // (their rows keep being read until RESOLVED / VOIDED pays them out in the inventory).
     for (const e of registry.all()) {

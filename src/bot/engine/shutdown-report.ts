@@ -93,7 +93,7 @@ export function describeUnconfirmed(u: UnconfirmedOrder): string {
 export function logShutdownReports(log: Logger, wallets: readonly WalletShutdownReport[]): void {
   for (const w of wallets) {
     const fields = { wallet: w.wallet, walletName: w.name, cancelled: w.cancelled, finalWalk: w.finalWalk, errors: w.errors };
-    if (isClean(w)) log.info(fields, "wallet clean: every order confirmed ended");
+    if (isClean(w)) log.debug(fields, "wallet clean: every order confirmed ended");
     else {
       log.error({ ...fields, unconfirmed: w.unconfirmed.length }, "wallet NOT confirmed clean after shutdown");
       for (const u of w.unconfirmed) log.error({ wallet: w.wallet, walletName: w.name, ...u }, `order not confirmed ended: ${describeUnconfirmed(u)}`);

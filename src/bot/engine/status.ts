@@ -64,16 +64,30 @@ function signed(v: Micros): string {
   return (v >= 0n ? "+" : "") + formatFixed(v, 2);
 }
 
+/** `HH:MM:SS` of an instant, UTC (the pretty logs' clock too). */
+function timeOfDay(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 19);
+}
+
+/**
+ * The status line `mm run` prints every few seconds, short enough for one terminal line:
+ *
+ *   12:40:28 | wallets 3/3 ready | markets 6/6 quoted | orders 14 | fills 2 | positions 2 (20 sh) | pnl +0.05 (fees 0.00) | halts none
+ *
+ * Streams, unknown orders and halts are named only when something is wrong; the PnL breakdown is
+ * in /metrics and `mm status`.
+ */
 export function formatStatusLine(s: DaemonStatus): string {
   const ready = s.wallets.filter((w) => w.state === "ready").length;
-  const streams = s.wallets.filter((w) => w.streamSubscribed).length;
+  const streamsDown = s.wallets.length - s.wallets.filter((w) => w.streamSubscribed).length;
   const parts = [
-    `wallets ${ready}/${s.wallets.length} ready (${streams} streams)`,
+    timeOfDay(s.at),
+    `wallets ${ready}/${s.wallets.length} ready${streamsDown > 0 ? ` (${streamsDown} stream${streamsDown === 1 ? "" : "s"} down)` : ""}`,
     `markets ${s.markets.quoted}/${s.markets.selected} quoted`,
-    `open orders ${s.openOrders}${s.unknownOrders > 0 ? ` (${s.unknownOrders} unknown)` : ""}`,
+    `orders ${s.openOrders}${s.unknownOrders > 0 ? ` (${s.unknownOrders} unknown)` : ""}`,
     `fills ${s.fills}`,
-    `inventory ${s.positions} positions, ${formatFixed(s.sharesHeld, 0)} shares`,
-    `pnl ${signed(s.pnl.net)} (realised ${signed(s.pnl.realised)}, unrealised ${signed(s.pnl.unrealised)}, fees ${formatFixed(s.pnl.fees, 2)})`,
+    `positions ${s.positions} (${formatFixed(s.sharesHeld, 0)} sh)`,
+    `pnl ${signed(s.pnl.net)} (fees ${formatFixed(s.pnl.fees, 2)})`,
     `halts ${s.halts.length === 0 ? "none" : s.halts.join("; ")}`,
   ];
   return parts.join(" | ");

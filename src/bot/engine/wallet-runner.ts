@@ -170,7 +170,9 @@ export class WalletRunner {
     if (this.state === s) return;
     this.state = s;
     this.o.observer.onEvent({ type: "wallet_state", wallet: this.wallet, state: s });
-    this.log.info({ state: s }, "wallet state");
+    // The routine path (starting, onboarding, ready, stopping, stopped) at debug; abandoned at info.
+    if (s === "abandoned") this.log.info({ state: s }, "wallet state");
+    else this.log.debug({ state: s }, "wallet state");
   }
 
   // ---- start-up ---------------------------------------------------------------------------------
@@ -190,11 +192,11 @@ export class WalletRunner {
     this.vault = vault;
     const platform = this.o.platform();
     this.maker.useAccount({ vault, contracts: platform.contracts, defaultFeeRateBps: platform.feeConfig.defaultFeeTakerBps });
-    this.log.info({ vault }, "vault resolved");
+    this.log.debug({ vault }, "vault resolved");
     const symbolOf = (id: string): string => this.o.registry.symbolOf(id) ?? id;
     // Retried like the vault read (a refused key, a platform hiccup): a failed start is never retried.
     const anchored = await retrying("inventory anchor", retry, () => anchorInventory(this.o.api, this.wallet, this.o.inventory, this.o.clock, symbolOf));
-    this.log.info({ positions: anchored.positions }, "inventory anchored");
+    this.log.debug({ positions: anchored.positions }, "inventory anchored");
     if (signal.aborted) return;
     this.stream = startUserStream({
       connector: this.o.connector,
@@ -215,7 +217,9 @@ export class WalletRunner {
     await waitForSubscription(this.stream, this.o.clock, this.o.tuning.streamReadyWaitMs, signal, this.log);
     const report = await retrying("open-order reconciliation", retry, () => syncWallet(this.syncCtx, { unknownGraceMs: 0, unknownSince: this.orders.unknownSince }));
     this.o.observer.onEvent({ type: "synced", wallet: this.wallet, reason: "startup", at: this.o.clock.now() });
-    this.log.info({ ...report }, "open orders reconciled");
+    // Something to say only when orders were found or disagree; a clean start is routine.
+    if (report.open + report.adopted + report.foreign + report.missing + report.contradictions > 0) this.log.info({ ...report }, "open orders reconciled");
+    else this.log.debug({ ...report }, "open orders reconciled");
     if (signal.aborted) return;
     this.quoting.begin();
     this.setState("ready");

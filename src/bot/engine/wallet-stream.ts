@@ -60,7 +60,9 @@ export function startUserStream(w: StreamWiring): UserStream {
   s.on("disconnected", (e) => {
     w.onDown(e.at);
     state("disconnected", e.at);
-    w.log.info({ code: e.code, reason: e.reason }, "stream disconnected");
+    // Our own close at shutdown (1000) is routine; anything else is worth seeing.
+    if (e.code === 1000) w.log.debug({ code: e.code, reason: e.reason }, "stream disconnected");
+    else w.log.info({ code: e.code, reason: e.reason }, "stream disconnected");
   });
   s.on("reconnecting", (e) => state("reconnecting", e.at));
   s.on("error", (e) => w.log.warn({ kind: e.kind, code: e.code, message: e.message }, "stream error"));

@@ -108,10 +108,14 @@ export class MarketRegistry {
     if (e === undefined) return undefined;
     const p = marketPhase(e.row, nowMs, { pullBeforeCloseMs: this.o.pullBeforeCloseMs });
     const key = `${p.phase}:${p.reason}`;
-    if (this.lastPhase.get(symbol) !== key) {
+    const before = this.lastPhase.get(symbol);
+    if (before !== key) {
       this.lastPhase.set(symbol, key);
       this.o.observer.onEvent({ type: "market_phase", marketId: symbol, phase: p.phase, reason: p.reason });
-      this.o.log.info({ market: symbol, phase: p.phase, reason: p.reason, status: e.row.status }, "market phase");
+      // A market's first phase is start-up chatter (debug); a change while running is news.
+      const fields = { market: symbol, phase: p.phase, reason: p.reason, status: e.row.status };
+      if (before === undefined) this.o.log.debug(fields, "market phase");
+      else this.o.log.info(fields, "market phase");
     }
     return p;
   }

@@ -145,19 +145,23 @@ describe("formatStatusLine", () => {
     halts: [],
   };
 
-  it("says wallets ready, markets quoted, orders, fills, inventory, signed PnL and halts, in that order", () => {
-    expect(formatStatusLine(base)).toBe(
-      "wallets 1/2 ready (1 streams) | markets 3/4 quoted | open orders 12 | fills 40 | inventory 2 positions, 16 shares | pnl +0.63 (realised +1.23, unrealised -0.50, fees 0.10) | halts none",
+  it("says the time (UTC), wallets ready, markets quoted, orders, fills, inventory, signed PnL and halts, in that order, in one short line", () => {
+    const line = formatStatusLine(base);
+    expect(line).toBe(
+      `${new Date(T).toISOString().slice(11, 19)} | wallets 1/2 ready (1 stream down) | markets 3/4 quoted | orders 12 | fills 40 | positions 2 (16 sh) | pnl +0.63 (fees 0.10) | halts none`,
     );
+    const healthy = formatStatusLine({ ...base, wallets: [walletStatus()] });
+    expect(healthy).toContain("| wallets 1/1 ready | markets");
+    expect(healthy.length).toBeLessThan(132);
   });
 
   it("names unknown orders and the halts when there are some", () => {
     const line = formatStatusLine({ ...base, unknownOrders: 2, halts: ["wallet maker-1 stream_down", "market A stale_market_data"] });
-    expect(line).toContain("open orders 12 (2 unknown)");
+    expect(line).toContain("| orders 12 (2 unknown) |");
     expect(line.endsWith("halts wallet maker-1 stream_down; market A stale_market_data")).toBe(true);
   });
 
   it("a zero PnL is shown with a plus sign", () => {
-    expect(formatStatusLine({ ...base, pnl: { realised: 0n, unrealised: 0n, fees: 0n, net: 0n } })).toContain("pnl +0.00 (realised +0.00, unrealised +0.00, fees 0.00)");
+    expect(formatStatusLine({ ...base, pnl: { realised: 0n, unrealised: 0n, fees: 0n, net: 0n } })).toContain("pnl +0.00 (fees 0.00)");
   });
 });

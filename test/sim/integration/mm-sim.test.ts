@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { parseSimArgs, simCommand, type SimCliIo } from "../../../src/cli/sim.js";
 import { createLogger } from "../../../src/log/index.js";
@@ -66,7 +66,14 @@ describe("mm sim flags", () => {
     const { out, io: cli } = io();
     expect(await simCommand(["--help"], cli)).toBe(0);
     expect(out.stdout).toContain("--clock MODE");
-    expect(await main(["sim", "--port", "nope"])).toBe(2);
+    // Through the command table: the usage error goes to the process's stderr, captured here.
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      expect(await main(["sim", "--port", "nope"])).toBe(2);
+      expect(String(stderr.mock.calls[0]?.[0])).toContain("mm sim: --port must be an integer");
+    } finally {
+      stderr.mockRestore();
+    }
   });
 });
 
