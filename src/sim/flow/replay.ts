@@ -90,6 +90,8 @@ export function replayScenario(base: Scenario, rows: readonly MarketSummary[], s
       officialDataSource: r.officialDataSource,
       sourceMatchId: r.sourceMatchId,
       resolutionCriteria: r.resolutionCriteria ?? null,
+      crypto: null,
+      cryptoWindow: null,
       kickoff: abs(r.kickoff),
       tradingWindow: { preMarketStartsAt: abs(r.tradingWindow.preMarketStartsAt), opensAt, closesAt: abs(r.tradingWindow.closesAt) },
       flow,
@@ -111,6 +113,8 @@ export function replayScenario(base: Scenario, rows: readonly MarketSummary[], s
         kickoff: abs(r.kickoff),
         resolutionCriteriaUrl: null,
         match: null,
+        cryptoSeries: null,
+        cryptoLongSeries: null,
         markets: [],
       };
       events.set(slug, ev);

@@ -40,9 +40,19 @@ export interface MarketInput {
   sourceMatchId?: string | null;
   resolutionCriteria?: string | null;
   isNewMarketType?: boolean;
+  crypto?: CryptoRule | null;
+  cryptoWindow?: Readonly<Record<string, unknown>> | null;
   /** Defaults to the event's kickoff. */
   kickoffMs?: number | null;
   window: TradingWindow;
+}
+
+/** Spec 2.7. */
+export interface CryptoRule {
+  readonly productType: string;
+  readonly direction: "ABOVE" | "BELOW" | null;
+  readonly targetPrice: string | null;
+  readonly instrumentId: string | null;
 }
 
 export interface TeamRefInput {
@@ -71,6 +81,8 @@ export interface EventMatch {
 
 export interface EventInput {
   match?: EventMatchInput | null;
+  cryptoSeries?: Readonly<Record<string, unknown>> | null;
+  cryptoLongSeries?: Readonly<Record<string, unknown>> | null;
   title: string;
   slug?: string;
   vertical?: string | null;
@@ -111,6 +123,8 @@ export interface Market {
   readonly sourceMatchId: string | null;
   readonly resolutionCriteria: string | null;
   readonly isNewMarketType: boolean;
+  readonly crypto: CryptoRule | null;
+  readonly cryptoWindow: Readonly<Record<string, unknown>> | null;
   readonly currentReviewRound: number;
   readonly createdAtMs: number;
 }
@@ -129,6 +143,8 @@ export interface SimEvent {
   readonly kickoffMs: number | null;
   readonly resolutionCriteriaUrl: string | null;
   readonly match: EventMatch | null;
+  readonly cryptoSeries: Readonly<Record<string, unknown>> | null;
+  readonly cryptoLongSeries: Readonly<Record<string, unknown>> | null;
   readonly marketIds: readonly string[];
   readonly createdAtMs: number;
 }
@@ -233,6 +249,8 @@ function buildMarket(mi: MarketInput, ctx: MarketCtx): Market {
     sourceMatchId: mi.sourceMatchId ?? null,
     resolutionCriteria: mi.resolutionCriteria ?? null,
     isNewMarketType: mi.isNewMarketType ?? false,
+    crypto: mi.crypto ? Object.freeze({ ...mi.crypto }) : null,
+    cryptoWindow: mi.cryptoWindow ? Object.freeze({ ...mi.cryptoWindow }) : null,
     currentReviewRound: 0,
     createdAtMs: ctx.createdAtMs,
   });
@@ -282,6 +300,8 @@ export function buildCatalogueRecords(input: {
         kickoffMs: ev.kickoffMs ?? null,
         resolutionCriteriaUrl: ev.resolutionCriteriaUrl ?? null,
         match: matchOf(ev),
+        cryptoSeries: ev.cryptoSeries ? Object.freeze({ ...ev.cryptoSeries }) : null,
+        cryptoLongSeries: ev.cryptoLongSeries ? Object.freeze({ ...ev.cryptoLongSeries }) : null,
         marketIds: Object.freeze(marketIds),
         createdAtMs: input.createdAtMs,
       }),

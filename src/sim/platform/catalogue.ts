@@ -256,7 +256,9 @@ export class Catalogue {
   /** Markets in the open set, and all listed markets (spec 2.6 rule 5 counters). */
   eventCounts(e: SimEvent): { openMarketCount: number; totalMarketCount: number } {
     const ms = this.eventMarkets(e);
-    return { openMarketCount: ms.filter((m) => OPEN_SET.has(this.status(m.id) as MarketStatus)).length, totalMarketCount: ms.length };
+    // 2.8: an Up/Down day counts every window of the day, listed yet or not.
+    const total = e.cryptoSeries !== null ? e.marketIds.length : ms.length;
+    return { openMarketCount: ms.filter((m) => OPEN_SET.has(this.status(m.id) as MarketStatus)).length, totalMarketCount: total };
   }
 
   /** Kickoff passed less than IN_PLAY_MS ago and some listed market is not settled. */

@@ -14,7 +14,7 @@
  */
 import { formatMicros, SCALE, type Micros } from "../../core/money.js";
 import { PlatformSetupError } from "./errors.js";
-import type { Catalogue, Market, SimEvent, Tag } from "./catalogue.js";
+import type { Catalogue, CryptoRule, Market, SimEvent, Tag } from "./catalogue.js";
 import { isTradable, notTradableReasonOf, tradingModeOf, type MarketStatus } from "./lifecycle.js";
 import { isoOf, isoOrNull } from "./time.js";
 import { uuidOf } from "./derive.js";
@@ -104,7 +104,8 @@ export interface MarketRowJson {
   chances: string[];
   vertical: string | null;
   marketType: string | null;
-  crypto: null;
+  crypto: CryptoRule | null;
+  cryptoWindow?: Record<string, unknown>;
   tradable: boolean;
   resolution: null;
   volumes: { total: string; last24h: string } | null;
@@ -168,14 +169,16 @@ export function marketRowJson(cat: Catalogue, m: Market, quotes: QuoteSource, vi
     chances: chances(m, quotes),
     vertical: m.vertical,
     marketType: m.marketType,
-    crypto: null,
+    crypto: m.crypto ? { ...m.crypto } : null,
     tradable: isTradable(st, nowMs),
     resolution: null,
     volumes: vol ? { total: formatMicros(vol.total), last24h: formatMicros(vol.last24h) } : null,
     prediction: null,
     additionalSources: [],
   };
-  if (view === "list") return row;
+  if (m.cryptoWindow) row.cryptoWindow = { ...m.cryptoWindow, startsAt: isoOf(st.window.opensAtMs), endsAt: isoOrNull(st.window.closesAtMs) };
+  // 2.6 rule 1: list rows keep resolutionCriteria on long-dated crypto markets only.
+  if (view === "list") return m.crypto && !m.cryptoWindow ? { ...row, resolutionCriteria: m.resolutionCriteria } : row;
   row.resolutionCriteria = m.resolutionCriteria;
   if (view === "full") row.probabilityChange = null;
   row.eventSlug = ev.slug;
@@ -215,16 +218,48 @@ export interface EventJson {
   markets: MarketRowJson[];
   openMarketCount: number;
   totalMarketCount: number;
-  cryptoSeries: null;
-  cryptoLongSeries: null;
+  cryptoSeries: Record<string, unknown> | null;
+  cryptoLongSeries: Record<string, unknown> | null;
   resolutionCriteriaUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-/** Event JSON (2.8): every key present; nested rows "list" on GET /api/events, "full" on detail. */
-export function eventJson(cat: Catalogue, e: SimEvent, quotes: QuoteSource, rows: "list" | "full", nowMs: number): EventJson {
+/** Where an event is shown: the default list, the `status=closed` list, or detail/featured. */
+export type EventView = "list" | "closed" | "detail";
+
+/** Up/Down windows awaiting settlement (2.8). */
+const AWAITING: ReadonlySet<string> = new Set(["CLOSED", "PENDING_RESOLUTION", "DELAYED", "DISPUTED"]);
+const OPEN_STATUSES: ReadonlySet<string> = new Set(["PRE_MARKET", "OPEN", "PAUSED", "POSTPONED"]);
+const SETTLED_NESTED = 3;
+
+/**
+ * Spec 2.8: an Up/Down day nests only windows around now. Default list: the tradeable windows;
+ * detail: tradeable, awaiting settlement, and the three latest-ending settled; closed list: every
+ * window awaiting settlement and at most three settled. Other events nest every listed market.
+ */
+export function nestedMarkets(cat: Catalogue, e: SimEvent, view: EventView): Market[] {
   const markets = cat.eventMarkets(e);
+  if (e.cryptoSeries === null) return markets;
+  const status = (m: Market): string => cat.status(m.id);
+  const open = markets.filter((m) => OPEN_STATUSES.has(status(m)));
+  if (view === "list") return open;
+  const awaiting = markets.filter((m) => AWAITING.has(status(m)));
+  const endOf = (m: Market): number => cat.lifecycle(m.id).window.closesAtMs ?? 0;
+  const settled = new Set(
+    markets
+      .filter((m) => status(m) === "RESOLVED" || status(m) === "VOIDED")
+      .sort((a, b) => endOf(b) - endOf(a))
+      .slice(0, SETTLED_NESTED)
+      .map((m) => m.id),
+  );
+  const keep = new Set([...(view === "detail" ? open : []), ...awaiting].map((m) => m.id));
+  return markets.filter((m) => keep.has(m.id) || settled.has(m.id));
+}
+
+/** Event JSON (2.8): every key present; nested rows "list" on GET /api/events, "full" on detail. */
+export function eventJson(cat: Catalogue, e: SimEvent, quotes: QuoteSource, rows: "list" | "full", nowMs: number, view?: EventView): EventJson {
+  const markets = nestedMarkets(cat, e, view ?? (rows === "list" ? "list" : "detail"));
   const updated = markets.reduce((acc, m) => Math.max(acc, cat.updatedAtMs(m.id)), e.createdAtMs);
   return {
     id: e.id,
@@ -241,8 +276,8 @@ export function eventJson(cat: Catalogue, e: SimEvent, quotes: QuoteSource, rows
     match: e.match ? { id: matchIdOf(e.match.slug), slug: e.match.slug, title: e.match.title } : null,
     markets: markets.map((m) => marketRowJson(cat, m, quotes, rows, nowMs)),
     ...cat.eventCounts(e),
-    cryptoSeries: null,
-    cryptoLongSeries: null,
+    cryptoSeries: e.cryptoSeries ? { ...e.cryptoSeries } : null,
+    cryptoLongSeries: e.cryptoLongSeries ? { ...e.cryptoLongSeries } : null,
     resolutionCriteriaUrl: e.resolutionCriteriaUrl,
     createdAt: isoOf(e.createdAtMs),
     updatedAt: isoOf(updated),

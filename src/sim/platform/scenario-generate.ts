@@ -63,7 +63,18 @@ const matchesBlock = z.strictObject({
   eventsPerMatch: z.number().int().min(1).max(10).default(2),
 });
 
-export const generateBlockSchema = z.discriminatedUnion("kind", [eventsBlock, matchesBlock]);
+const updownBlock = z.strictObject({
+  kind: z.literal("updown"),
+  /** Ticker, e.g. BTC. */
+  asset: z.string().regex(/^[A-Z0-9]{2,10}$/, "expected an upper-case ticker"),
+  cadenceMinutes: z.union([z.literal(5), z.literal(15)]).default(15),
+  /** UTC days relative to the start's day (0: that day). */
+  days: z.array(z.number().int().min(-30).max(30)).min(1).default([-1, 0, 1]),
+  /** How long before its start a window is listed (post-only until it opens). Minutes. */
+  listedMinutesBefore: z.number().int().min(1).max(1440).default(60),
+});
+
+export const generateBlockSchema = z.discriminatedUnion("kind", [eventsBlock, matchesBlock, updownBlock]);
 export type GenerateBlock = z.output<typeof generateBlockSchema>;
 
 /** A raw scenario event, as it would be written in YAML. */
@@ -191,7 +202,51 @@ function expandMatches(b: z.output<typeof matchesBlock>): RawEvent[] {
   return out;
 }
 
+/**
+ * An Up/Down series (spec 2.8): one event per UTC day, one binary window per cadence step
+ * (96 at 15 minutes), each listed `listedMinutesBefore` ahead (post-only), open for its step,
+ * then CLOSED and resolved two minutes later (UP and DOWN alternate). Times are day-aligned
+ * (`day+N+15m`), so the series sits on UTC days whatever the start.
+ */
+function expandUpDown(b: z.output<typeof updownBlock>): RawEvent[] {
+  const out: RawEvent[] = [];
+  const seriesId = `${b.asset.toLowerCase()}-up-down-${b.cadenceMinutes}m`;
+  const steps = (24 * 60) / b.cadenceMinutes;
+  for (const d of b.days) {
+    const day = `day${d >= 0 ? "+" : "-"}${Math.abs(d)}`;
+    const at = (minutes: number): string => (minutes >= 0 ? `${day}+${minutes}m` : `day${d - 1 >= 0 ? "+" : "-"}${Math.abs(d - 1)}+${1440 + minutes}m`);
+    const markets: RawEvent[] = [];
+    for (let k = 0; k < steps; k++) {
+      const start = k * b.cadenceMinutes;
+      const end = start + b.cadenceMinutes;
+      markets.push({
+        title: `${b.asset} up or down, window ${k + 1} of ${steps}`,
+        symbol: `${b.asset}-UD${b.cadenceMinutes}-D${d < 0 ? "M" : "P"}${Math.abs(d)}-${String(k).padStart(3, "0")}`,
+        outcomeLabels: ["Up", "Down"],
+        marketType: "CRYPTO_UP_DOWN",
+        crypto: { productType: "UP_DOWN_WINDOW", direction: null, targetPrice: null, instrumentId: `${b.asset}-USD` },
+        cryptoWindow: { seriesId, index: k },
+        resolutionCriteria: `Up if the ${b.asset}-USD price at the end of the window is above its price at the start.`,
+        tradingWindow: { preMarketStartsAt: at(start - b.listedMinutesBefore), opensAt: at(start), closesAt: at(end) },
+        actions: [{ at: at(end + 2), action: "resolve", payoutNumerators: k % 2 === 0 ? [1, 0] : [0, 1] }],
+        flow: { enabled: false },
+      });
+    }
+    out.push({
+      slug: `${seriesId}-day${d < 0 ? "-minus-" : "-"}${Math.abs(d)}`,
+      title: `${b.asset} up or down (${b.cadenceMinutes}-minute windows), day ${d}`,
+      vertical: "crypto",
+      tags: ["crypto"],
+      cryptoSeries: { id: seriesId, asset: b.asset, cadenceMinutes: b.cadenceMinutes, dayOffset: d, windows: steps },
+      markets,
+    });
+  }
+  return out;
+}
+
 /** The events a block stands for, in order. */
 export function expandBlock(b: GenerateBlock): RawEvent[] {
-  return b.kind === "events" ? expandEvents(b) : expandMatches(b);
+  if (b.kind === "events") return expandEvents(b);
+  if (b.kind === "matches") return expandMatches(b);
+  return expandUpDown(b);
 }

@@ -13,7 +13,7 @@ import { keyIssuanceProblem, parseApiKey, SCOPES } from "./keys.js";
 import { MARKET_STATUSES } from "./lifecycle.js";
 import { KNOWN_STAGES as STAGES } from "../../wire/enums.js";
 import type { Partner, PARTNER_KINDS } from "./partners.js";
-import { parseTimeSpec, type TimeSpec } from "./time.js";
+import { parseTimeSpec, resolveTimeSpec, type TimeSpec } from "./time.js";
 import { flowSchema } from "./flow-schema.js";
 import { amount, duration, probabilityPrice, quantity } from "./scenario-values.js";
 import { eventMatchSchema, expandBlock, generateBlockSchema } from "./scenario-generate.js";
@@ -108,6 +108,18 @@ const marketSchema = z.strictObject({
   officialDataSource: nullableText,
   sourceMatchId: nullableText,
   resolutionCriteria: nullableText,
+  /** Spec 2.7: non-null on every crypto market. */
+  crypto: z
+    .strictObject({
+      productType: z.string().min(1),
+      direction: z.enum(["ABOVE", "BELOW"]).nullable().default(null),
+      targetPrice: z.string().regex(/^\d+(\.\d+)?$/, "expected a decimal string").nullable().default(null),
+      instrumentId: nullableText,
+    })
+    .nullable()
+    .default(null),
+  /** Up/Down windows (shape not shown): served with startsAt/endsAt from the trading window. */
+  cryptoWindow: z.record(z.string(), z.unknown()).nullable().default(null),
   kickoff: timeSpec.nullable().optional(),
   tradingWindow: z.strictObject({
     preMarketStartsAt: timeSpec.nullable().default(null),
@@ -135,6 +147,10 @@ const eventSchema = z.strictObject({
   resolutionCriteriaUrl: nullableText,
   /** The match this fixture belongs to (spec 2.2); events with the same match slug form one match. */
   match: eventMatchSchema.nullable().default(null),
+  /** Spec 2.8: non-null on an Up/Down series day; its markets are the day's windows. */
+  cryptoSeries: z.record(z.string(), z.unknown()).nullable().default(null),
+  /** Spec 2.8: one period of a recurring long-dated crypto series. */
+  cryptoLongSeries: z.record(z.string(), z.unknown()).nullable().default(null),
   markets: z.array(marketSchema).min(1),
 });
 
@@ -284,7 +300,7 @@ function checkPartnersAndWallets(s: Base, ctx: Ctx): void {
 
 function comparable(t: TimeSpec, startMs: number | undefined): number | undefined {
   if (t.kind === "absolute") return startMs === undefined ? undefined : t.atMs;
-  return (startMs ?? 0) + t.offsetMs;
+  return resolveTimeSpec(t, startMs ?? 0);
 }
 
 function checkMarkets(s: Base, ctx: Ctx): void {

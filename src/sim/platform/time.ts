@@ -21,12 +21,23 @@ export function parseDurationMs(text: string): number | undefined {
 
 export type TimeSpec =
   | { readonly kind: "relative"; readonly offsetMs: number }
-  | { readonly kind: "absolute"; readonly atMs: number };
+  | { readonly kind: "absolute"; readonly atMs: number }
+  /** `day`, `day+1`, `day-1+15m`: midnight UTC of the start's day, plus days, plus a duration. */
+  | { readonly kind: "day"; readonly days: number; readonly offsetMs: number };
 
-/** "+2m", "-1h", "now", "0" (relative to the scenario start) or an ISO-8601 date-time. */
+const DAY_RE = /^day([+-]\d+)?(?:\+(\S+))?$/;
+const DAY_MS = 86_400_000;
+
+/** "+2m", "-1h", "now", "0" (relative to the scenario start), "day+1+15m" (UTC day of the start) or an ISO-8601 date-time. */
 export function parseTimeSpec(text: string): TimeSpec | undefined {
   const t = text.trim();
   if (t === "now" || t === "0") return { kind: "relative", offsetMs: 0 };
+  const day = DAY_RE.exec(t);
+  if (day) {
+    const offsetMs = day[2] === undefined ? 0 : parseDurationMs(day[2]);
+    if (offsetMs === undefined) return undefined;
+    return { kind: "day", days: day[1] === undefined ? 0 : Number(day[1]), offsetMs };
+  }
   const sign = t[0];
   if (sign === "+" || sign === "-") {
     const ms = parseDurationMs(t.slice(1));
@@ -41,6 +52,7 @@ export function parseTimeSpec(text: string): TimeSpec | undefined {
 }
 
 export function resolveTimeSpec(spec: TimeSpec, startMs: number): number {
+  if (spec.kind === "day") return Math.floor(startMs / DAY_MS) * DAY_MS + spec.days * DAY_MS + spec.offsetMs;
   return spec.kind === "relative" ? startMs + spec.offsetMs : spec.atMs;
 }
 

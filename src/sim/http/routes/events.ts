@@ -51,7 +51,7 @@ function listEvents(req: SimRequest, ctx: RouteContext): SimResponse {
   const quotes = engineQuotes(ctx.sim.engine, cat, ctx.nowMs);
   const scope = p.filters.scope;
   const events = served.map((e) => {
-    const row = eventJson(cat, e, quotes, "list", ctx.nowMs);
+    const row = eventJson(cat, e, quotes, "list", ctx.nowMs, p.closed ? "closed" : "list");
     if (scope === undefined) return row;
     const admitted = new Set(admittedMarkets(cat, e, scope).map((m) => m.id));
     return { ...row, markets: row.markets.filter((m) => admitted.has(m.id)) };
