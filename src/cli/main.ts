@@ -36,6 +36,11 @@ export const COMMANDS: Record<string, Command> = {
     usage: "mm backtest [--config FILE] [--scenario FILE] [--duration D] [--seed N] [--out FILE] [--engine full|fast] [--data DIR] [--compare] [--log-level L] ...",
     load: async () => (await import("./backtest.js")).backtestCommand,
   },
+  sweep: {
+    summary: "parameter sweep (grid or random) of fast backtests on a worker pool, resumable, shardable; merge shards",
+    usage: "mm sweep FILE --out DIR [--workers N] [--shard I/N] [--x KEY] [--y KEY] | mm sweep merge DIR... --out DIR",
+    load: async () => (await import("./sweep.js")).sweepCommand,
+  },
   record: {
     summary: "record market rows, order books and public trades into a data set for backtests",
     usage: "mm record --config FILE --out DIR [--duration D] [--rotate-mb N] [--log-level L]",
