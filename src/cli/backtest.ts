@@ -30,7 +30,7 @@ import {
   type SignatureMode,
 } from "../backtest/index.js";
 import { compareReports, formatComparison } from "../backtest/compare.js";
-import { runFastBacktest, type FastSource } from "../backtest/fast/engine.js";
+import { FEED_MODELS, runFastBacktest, type FastSource, type FeedModel } from "../backtest/fast/engine.js";
 import { recordedSource, syntheticSource } from "../backtest/fast/sources.js";
 import { fastReportJson, formatFastSummary } from "../backtest/fast/summary.js";
 import { htmlFromBacktest, htmlFromFast } from "../backtest/report-html/html.js";
@@ -42,7 +42,7 @@ import { LOG_LEVEL_FLAG, logLevelFlag, parseFlags, stringFlag, usageError, type 
 
 export const USAGE = `Usage: mm backtest [--config FILE] [--scenario FILE] [--duration D] [--seed N] [--out FILE] [--signatures on|off]
                    [--html FILE]
-                   [--engine full|fast] [--data DIR] [--queue MODEL] [--latency ENTRY_MS,RESPONSE_MS|recorded] [--compare]
+                   [--engine full|fast] [--data DIR] [--queue MODEL] [--latency ENTRY_MS,RESPONSE_MS|recorded] [--feed poll|every] [--compare]
 
 Run the market-maker daemon (the same config file and strategy code as \`mm run\`) against the
 platform simulator in virtual time, as fast as the machine allows, and report fills, fees, PnL,
@@ -73,6 +73,8 @@ Options:
                     and others' trades come from the recording, for its span (or --duration from
                     its start); fast engine: the exchange model replays it
   --queue MODEL     fast engine: risk-averse (default), prob-power:N, prob-log, prob-power-fraction:N
+  --feed poll|every fast engine: how books reach the strategy: poll (default) as the daemon's book
+                    poller reads them, every: each recorded book the instant it is recorded
   --latency E,R     fast engine: order-entry and response latency in ms (default 20,20);
                     recorded: drawn from the --data set's place/cancel round trips (recorded
                     with record: in the daemon config), half of one each way
@@ -126,6 +128,7 @@ interface Args {
   data?: string;
   compare?: true;
   queue?: QueueModelSpec;
+  feed?: FeedModel;
   /** "recorded": the --data set's own place/cancel round trips (recorded by the daemon). */
   latency?: { entryMs: number; responseMs: number } | "recorded";
   /** The daemon's and simulator's log lines on stderr from this level (default warn). */
@@ -135,7 +138,7 @@ interface Args {
 const DEFAULT_QUEUE: QueueModelSpec = { kind: "risk-averse" };
 const DEFAULT_LATENCY = { entryMs: 20, responseMs: 20 };
 
-const FLAGS = ["--config", "--scenario", "--duration", "--seed", "--out", "--html", "--signatures", "--engine", "--data", "--queue", "--latency"] as const;
+const FLAGS = ["--config", "--scenario", "--duration", "--seed", "--out", "--html", "--signatures", "--engine", "--data", "--queue", "--latency", "--feed"] as const;
 type Flag = (typeof FLAGS)[number];
 
 /** Each flag's check: the value, or what is wrong with it. */
@@ -167,6 +170,7 @@ const CHECKS: Record<Flag, (v: string) => string | undefined> = {
     const q = parseQueue(v);
     return typeof q === "string" ? q : undefined;
   },
+  "--feed": (v) => ((FEED_MODELS as readonly string[]).includes(v) ? undefined : `expected poll or every (got ${JSON.stringify(v)})`),
   "--latency": (v) => {
     if (v === "recorded") return undefined;
     const l = parseLatency(v);
@@ -222,6 +226,7 @@ export function parseBacktestArgs(argv: readonly string[]): Args | string {
   if (seen.has("--data") && !seen.has("--duration")) out.dataSpan = true;
   if (seen.has("--engine")) out.engine = seen.get("--engine") as "full" | "fast";
   if (seen.has("--queue")) out.queue = parseQueue(seen.get("--queue")!) as QueueModelSpec;
+  if (seen.has("--feed")) out.feed = seen.get("--feed") as FeedModel;
   if (seen.has("--latency")) out.latency = seen.get("--latency") === "recorded" ? "recorded" : (parseLatency(seen.get("--latency")!) as { entryMs: number; responseMs: number });
   if (out.latency === "recorded" && !seen.has("--data")) return "--latency recorded: needs --data DIR (a data set recorded with record: in the daemon config)";
   if (seen.has("--data")) out.data = seen.get("--data")!;
@@ -231,7 +236,7 @@ export function parseBacktestArgs(argv: readonly string[]): Args | string {
     if (seen.has("--signatures")) return "--compare runs the full engine signed (leave out --signatures)";
     out.compare = true;
   } else if (out.engine !== "fast") {
-    for (const f of ["--queue", "--latency"] as const) if (seen.has(f)) return `${f} is for --engine fast (the full engine has no queue or latency model)`;
+    for (const f of ["--queue", "--latency", "--feed"] as const) if (seen.has(f)) return `${f} is for --engine fast (the full engine has no queue, latency or feed model)`;
   } else if (seen.has("--signatures")) return "--signatures is for --engine full (the fast engine signs nothing)";
   if (seen.has("--config")) out.config = seen.get("--config")!;
   if (seen.has("--scenario")) out.scenario = seen.get("--scenario")!;
@@ -372,7 +377,7 @@ async function runCompare(args: Args, prepared: PreparedBacktest, io: BacktestIo
     // The window the full engine traded: from its virtual start, for its duration.
     const fromMs = Date.parse(full.run.virtualStart);
     const window = { fromMs, toMs: fromMs + full.run.durationMs };
-    const fast = runFastBacktest({ config: prepared.config, source: await fastSourceOf(args, prepared, window), latency: latency.model, queue, seed: prepared.seed });
+    const fast = runFastBacktest({ config: prepared.config, source: await fastSourceOf(args, prepared, window), latency: latency.model, queue, seed: prepared.seed, feed: args.feed ?? "poll" });
     const comparison = compareReports(full, fast);
     const text = formatComparison(comparison);
     const json = JSON.stringify({ comparison, full: JSON.parse(reportJson(full)) as unknown, fast }, null, 2) + "\n";
@@ -403,7 +408,7 @@ async function runFast(args: Args, prepared: PreparedBacktest, io: BacktestIo): 
     const source = await fastSourceOf(args, prepared);
     const queue = args.queue ?? DEFAULT_QUEUE;
     const latency = await latencyOf(args, prepared.seed);
-    io.stderr(`mm backtest: fast engine, ${source.describe}, strategy ${prepared.config.strategy.name}, queue ${queue.kind}, latency ${latency.describe}\n`);
+    io.stderr(`mm backtest: fast engine, ${source.describe}, strategy ${prepared.config.strategy.name}, queue ${queue.kind}, latency ${latency.describe}, feed ${args.feed ?? "poll"}\n`);
     const report = runFastBacktest({
       config: prepared.config,
       source,
@@ -411,6 +416,7 @@ async function runFast(args: Args, prepared: PreparedBacktest, io: BacktestIo): 
       queue,
       seed: prepared.seed,
       series: true,
+      feed: args.feed ?? "poll",
     });
     const summary = formatFastSummary(report);
     if (args.out === STDOUT) {

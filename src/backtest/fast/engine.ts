@@ -11,20 +11,24 @@
  * Time: market data events arrive at their recorded `ts` (the local receive time when recorded);
  * a request reaches the exchange `entry` ms after it is sent and its answer comes back `response`
  * ms after the exchange handled it (models/latency.ts); a maker fill reaches us `response` ms after
- * it happened. Like the daemon's pump, one quote cycle at a time per wallet: market data marks
- * its market, cycled once every event of that instant is in (both outcomes' books of one poll);
- * a fill marks its market at once; the next cycle runs when the previous execution has its answers.
+ * it happened. The strategy sees books as the daemon's REST poller reads them (feed "poll", the
+ * default: round-robin turns, a changed book marks its market) or every recorded book as it comes
+ * (feed "every": marked, cycled once every event of that instant is in); the quote refresh timer
+ * marks every market each quoting.refreshMs, as live. Like the daemon's pump, one quote cycle at a
+ * time per wallet: a fill marks its market at once; the next cycle runs when the previous execution
+ * has its answers.
  * An execution sends the plan's cancels first and its places when the cancels are answered, and
  * not for a slot whose cancelled order did not end (the executor's rule).
  *
  * Not modelled (docs/backtest.md): halts other than the limits (stale data, stream down, drift),
- * the quote refresh timer (cycles run on book changes and fills), other wallets, order expiry,
+ * the public-trade poller (trades reach the strategy as recorded), other wallets, order expiry,
  * settlement payouts.
  */
 import type { Config } from "../../config/index.js";
 import { complementPrice } from "../../core/amounts.js";
 import type { Clock, TimerHandle } from "../../core/clock.js";
 import { formatMicros, type Micros } from "../../core/money.js";
+import { MinHeap } from "../../core/min-heap.js";
 import { Rng } from "../../core/rng.js";
 import type { BookEvent, DataEvent, MarketEvent, TradeEvent } from "../../data/events.js";
 import type { Levels } from "../../data/levels.js";
@@ -41,6 +45,7 @@ import { midsOf, quotedOutcomes } from "../../bot/quote/quote-cycle.js";
 import { slotKey, type BookLevel, type DesiredQuote, type LiveOrder, type TradeView } from "../../bot/quote/quotes.js";
 import { ExposureBook, trackerVersion } from "../../bot/risk/exposure-book.js";
 import { MAX_PLACE_BATCH, rateBudget } from "../../bot/engine/executor.js";
+import { DEFAULT_TUNING } from "../../bot/engine/tuning.js";
 import { riskTuningOf } from "../../bot/risk/core-risk.js";
 import type { LatencyModel } from "../models/latency.js";
 import { queueModelFactory, type QueueModelFactory, type QueueModelSpec } from "../models/queue.js";
@@ -67,7 +72,24 @@ export interface FastOptions {
   tradeHistory?: number;
   /** Keep time series for the report (series.ts): sampled per time step, each fill, markouts. */
   series?: boolean;
+  /** How books reach the strategy (default "poll", as live; see FeedModel). */
+  feed?: FeedModel;
+  /** Called at each quote cycle with the engine's time (tests, tracing). */
+  onCycle?: (nowMs: number) => void;
 }
+
+/**
+ * How the recorded books reach the strategy. The exchange model always sees every book event.
+ *   poll   as the daemon's REST book poller reads them (market-data.ts, round-robin.ts): one
+ *          (market, outcome) book per turn, round-robin, a turn every max(60 s / budget,
+ *          minBookIntervalMs / books) with the daemon's budget (its share of the 600/60 s IP bucket
+ *          after the safety margin); the read reaches the exchange after the entry latency and
+ *          comes back after the response latency; a book that changed marks its market to cycle.
+ *   every  each recorded book the instant it is recorded (the most a strategy could see; live
+ *          never sees more than its poller reads).
+ */
+export type FeedModel = "poll" | "every";
+export const FEED_MODELS: readonly FeedModel[] = ["poll", "every"];
 
 export interface FastMarketFigures {
   symbol: string;
@@ -104,71 +126,28 @@ export interface FastReport {
   series?: SeriesReport;
 }
 
-/** A min-heap of timed actions; ties run in the order they were scheduled. */
-class Agenda {
-  private readonly at: number[] = [];
-  private readonly seqs: number[] = [];
-  private readonly fns: (() => void)[] = [];
-  private seq = 0;
+interface BookState {
+  bids: Levels;
+  asks: Levels;
+  ts: number;
+  seq: number;
+}
 
-  get size(): number {
-    return this.at.length;
-  }
-
-  peek(): number {
-    return this.at[0] ?? Infinity;
-  }
-
-  push(at: number, fn: () => void): void {
-    this.at.push(at);
-    this.seqs.push(this.seq++);
-    this.fns.push(fn);
-    let i = this.at.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.less(i, p)) break;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  pop(): () => void {
-    const fn = this.fns[0]!;
-    const last = this.at.length - 1;
-    this.swap(0, last);
-    this.at.pop();
-    this.seqs.pop();
-    this.fns.pop();
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < this.at.length && this.less(l, m)) m = l;
-      if (r < this.at.length && this.less(r, m)) m = r;
-      if (m === i) break;
-      this.swap(i, m);
-      i = m;
-    }
-    return fn;
-  }
-
-  private less(a: number, b: number): boolean {
-    return this.at[a]! < this.at[b]! || (this.at[a] === this.at[b] && this.seqs[a]! < this.seqs[b]!);
-  }
-
-  private swap(a: number, b: number): void {
-    [this.at[a], this.at[b]] = [this.at[b]!, this.at[a]!];
-    [this.seqs[a], this.seqs[b]] = [this.seqs[b]!, this.seqs[a]!];
-    [this.fns[a], this.fns[b]] = [this.fns[b]!, this.fns[a]!];
-  }
+function sameLevels(a: Levels, b: Levels): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a.price(i) !== b.price(i) || a.quantity(i) !== b.quantity(i)) return false;
+  return true;
 }
 
 interface MarketState {
   row: MarketSummary;
   outcomeCount: number;
   feeTakerBps: number;
-  books: Map<number, { bids: Levels; asks: Levels; ts: number; seq: number }>;
+  /** The latest recorded book per outcome: what the exchange holds (marks and series read it). */
+  books: Map<number, BookState>;
+  /** The books as the strategy last saw them (the same as `books` with feed "every"). */
+  seen: Map<number, BookState>;
   trades: TradeView[];
   strategy: StrategyState | undefined;
   exchange: Map<number, OutcomeBook>;
@@ -228,7 +207,8 @@ function exchangeRefusal(row: MarketSummary, postOnly: boolean): string | undefi
 
 export class FastEngine {
   private readonly o: FastOptions;
-  private readonly agenda = new Agenda();
+  /** Timed actions; ties run in the order they were scheduled. */
+  private readonly agenda = new MinHeap<() => void>();
   private readonly clock = new EngineTime();
   private readonly gate: RateGate;
   private readonly rng: Rng;
@@ -243,6 +223,14 @@ export class FastEngine {
   private readonly walletName: string;
   private marketList: readonly string[] = [];
   private readonly dirty = new Set<string>();
+  private readonly feed: FeedModel;
+  /** The poller's rotation of (market, outcome) books, its cursor, and whether its turns are scheduled. */
+  private readonly pollKeys: { symbol: string; outcome: number }[] = [];
+  private pollCursor = 0;
+  private polling = false;
+  private refreshing = false;
+  private readonly bookBudgetPerMin: number;
+  private readonly minBookIntervalMs = DEFAULT_TUNING.minBookIntervalMs;
   private busy = false;
   private now = 0;
   private bookSeq = 0;
@@ -260,6 +248,9 @@ export class FastEngine {
     this.queue = queueModelFactory(o.queue);
     this.series = o.series === true ? fastSeries({ wallet: WALLET, inventory: this.inventory, tracker: this.tracker, markets: this.markets }) : undefined;
     const c = o.config;
+    this.feed = o.feed ?? "poll";
+    // The daemon's book poller budget (daemon-platform.ts): its share of the markets IP bucket.
+    this.bookBudgetPerMin = Math.max(1, Math.floor(600 * (1 - c.platform.rateSafetyMargin) * DEFAULT_TUNING.bookBudgetShare));
     this.walletName = c.wallets[0]?.name ?? "w0";
     // Exposure is keyed by wallet name, as the daemon's risk keys it.
     this.exposure = new ExposureBook({
@@ -332,9 +323,9 @@ export class FastEngine {
   }
 
   private runDue(t: number): void {
-    while (this.agenda.size > 0 && this.agenda.peek() <= t) {
-      this.setNow(this.agenda.peek());
-      this.agenda.pop()();
+    while (this.agenda.size > 0 && this.agenda.peekKey() <= t) {
+      this.setNow(this.agenda.peekKey());
+      this.agenda.pop()!();
     }
   }
 
@@ -374,6 +365,7 @@ export class FastEngine {
         outcomeCount,
         feeTakerBps: row.feeTakerBps ?? 0,
         books: new Map(),
+        seen: new Map(),
         trades: [],
         strategy: undefined,
         exchange: new Map(),
@@ -388,6 +380,7 @@ export class FastEngine {
         fees: 0n,
       });
       this.marketList = [...this.markets.keys()];
+      this.follow(ev.symbol, outcomeCount);
     }
     this.dirty.add(ev.symbol);
   }
@@ -402,8 +395,64 @@ export class FastEngine {
     const m = this.markets.get(ev.symbol);
     if (m === undefined) return;
     this.deliverFills(ev.symbol, this.outcomeBook(m, ev.outcome).onBook(ev.bids, ev.asks));
-    m.books.set(ev.outcome, { bids: ev.bids, asks: ev.asks, ts: ev.ts, seq: ++this.bookSeq });
-    this.dirty.add(ev.symbol);
+    const b: BookState = { bids: ev.bids, asks: ev.asks, ts: ev.ts, seq: ++this.bookSeq };
+    m.books.set(ev.outcome, b);
+    if (this.feed === "every") {
+      m.seen.set(ev.outcome, b);
+      this.dirty.add(ev.symbol);
+    }
+  }
+
+  // ---- what the strategy sees: the book poller and the quote refresh timer ----------------------
+
+  /** A new market: its quoted books join the poller's rotation (read next), the refresh timer starts. */
+  private follow(symbol: string, outcomeCount: number): void {
+    if (this.feed === "poll") {
+      const keys = quotedOutcomes(outcomeCount).map((outcome) => ({ symbol, outcome }));
+      this.pollKeys.splice(this.pollCursor, 0, ...keys);
+      if (!this.polling) {
+        this.polling = true;
+        this.at(0, () => this.pollTurn());
+      }
+    }
+    if (!this.refreshing) {
+      this.refreshing = true;
+      this.at(this.o.config.quoting.refreshMs, () => this.refreshTurn());
+    }
+  }
+
+  /** One turn of the round-robin book poller (round-robin.ts's schedule). */
+  private pollTurn(): void {
+    if (this.ended) return;
+    if (this.pollCursor >= this.pollKeys.length) this.pollCursor = 0;
+    const { symbol, outcome } = this.pollKeys[this.pollCursor++]!;
+    const m = this.markets.get(symbol)!;
+    const entry = this.o.latency.entry(this.now, this.rng);
+    const response = this.o.latency.response(this.now, this.rng);
+    this.at(entry, () => {
+      const read = m.books.get(outcome);
+      this.at(response, () => this.seeBook(symbol, m, outcome, read));
+    });
+    // The next turn a tick after this one started, or when this read lands if that is later.
+    const tickMs = Math.max(60_000 / this.bookBudgetPerMin, this.minBookIntervalMs / this.pollKeys.length);
+    this.at(Math.max(tickMs, entry + response), () => this.pollTurn());
+  }
+
+  /** A book read lands: a change marks its market (the poller emits changed books only). */
+  private seeBook(symbol: string, m: MarketState, outcome: number, read: BookState | undefined): void {
+    if (read === undefined || this.ended) return;
+    const prev = m.seen.get(outcome);
+    if (prev !== undefined && sameLevels(prev.bids, read.bids) && sameLevels(prev.asks, read.asks)) return;
+    m.seen.set(outcome, read);
+    this.mark(symbol);
+  }
+
+  /** The daemon's quote refresh (quoting.refreshMs): every market is cycled. */
+  private refreshTurn(): void {
+    if (this.ended) return;
+    for (const symbol of this.marketList) this.dirty.add(symbol);
+    if (!this.busy) this.pump();
+    this.at(this.o.config.quoting.refreshMs, () => this.refreshTurn());
   }
 
   private onTrade(ev: TradeEvent): void {
@@ -442,6 +491,7 @@ export class FastEngine {
     const m = this.markets.get(symbol);
     if (m === undefined) return;
     this.report.cycles++;
+    this.o.onCycle?.(this.now);
     const snapshot = this.snapshot(symbol, m);
     const c = quoteCycle(this.policy, snapshot, m.strategy);
     m.strategy = c.nextStrategyState;
@@ -460,7 +510,7 @@ export class FastEngine {
     const raw = new Map<number, BookSnapshot | undefined>();
     const books = new Map<number, QuotedBook>();
     for (const o of quotedOutcomes(m.outcomeCount)) {
-      const b = m.books.get(o);
+      const b = m.seen.get(o);
       if (b === undefined) {
         raw.set(o, undefined);
         continue;

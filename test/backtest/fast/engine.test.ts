@@ -57,7 +57,7 @@ describe("the fast engine", () => {
     // joins the best; with halfSpreadTicks 1 around the mid 0.50 it bids 0.499 (alone at its price).
     ev.push(trade(T0 + 1_000, "SELL", 0.45, 5n * S, "t1"));
     ev.push(...books(T0 + 2_000, 0.45, 0.55));
-    const r = runFastBacktest({ config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
+    const r = runFastBacktest({ feed: "every", config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
     expect(r.events).toEqual({ market: 1, book: 4, trade: 1, other: 0 });
     expect(r.orders.placed).toBeGreaterThan(0);
     // The SELL at 0.45 went through every bid above 0.45: ours at 0.499 filled up to the 5 traded.
@@ -78,10 +78,10 @@ describe("the fast engine", () => {
     ev.push(...at(T0));
     ev.push(trade(T0 + 1_000, "SELL", 0.499, 60n * S, "a"));
     ev.push(trade(T0 + 1_100, "SELL", 0.499, 30n * S, "b"));
-    const before = runFastBacktest({ config: config(), source: source(ev.slice()), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
+    const before = runFastBacktest({ feed: "every", config: config(), source: source(ev.slice()), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
     expect(before.markets[0]!.fills).toBe(0);
     ev.push(trade(T0 + 1_200, "SELL", 0.499, 15n * S, "c"));
-    const after = runFastBacktest({ config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
+    const after = runFastBacktest({ feed: "every", config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
     // 60 + 30 + 15 = 105 traded at 0.499: 100 were ahead, 5 filled ours.
     expect(after.markets[0]!.volume).toBe("5");
     expect(after.markets[0]!.makerFills).toBe(1);
@@ -89,15 +89,15 @@ describe("the fast engine", () => {
 
   it("latency: a trade that comes before our order reaches the exchange does not fill it", () => {
     const ev: NewEvent[] = [market(T0), ...books(T0, 0.45, 0.55), trade(T0 + 50, "SELL", 0.45, 5n * S, "t1"), ...books(T0 + 1_000, 0.45, 0.55)];
-    const fast = runFastBacktest({ config: config(), source: source(ev.slice()), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
-    const slow = runFastBacktest({ config: config(), source: source(ev), latency: constantLatency(100, 10), queue: { kind: "risk-averse" }, seed: 1 });
+    const fast = runFastBacktest({ feed: "every", config: config(), source: source(ev.slice()), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
+    const slow = runFastBacktest({ feed: "every", config: config(), source: source(ev), latency: constantLatency(100, 10), queue: { kind: "risk-averse" }, seed: 1 });
     expect(fast.markets[0]!.volume).toBe("5");
     expect(slow.markets[0]!.volume).toBe("0");
   });
 
   it("pulls nothing onto a market that is not open: the exchange refuses, the strategy does not quote", () => {
     const ev: NewEvent[] = [market(T0, { status: "PAUSED" }), ...books(T0, 0.45, 0.55)];
-    const r = runFastBacktest({ config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
+    const r = runFastBacktest({ feed: "every", config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
     expect(r.orders.placed).toBe(0);
   });
 
@@ -108,7 +108,7 @@ describe("the fast engine", () => {
       ev.push(trade(T0 + i * 500 + 250, "SELL", 0.45, 10n * S, `s${i}`));
     }
     const cfg = config().risk.maxPositionPerMarket;
-    const r = runFastBacktest({ config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
+    const r = runFastBacktest({ feed: "every", config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
     const held = BigInt(Math.round(Number(r.markets[0]!.positions["0"] ?? "0"))) * S;
     expect(held).toBeGreaterThan(0n);
     expect(held).toBeLessThanOrEqual(cfg);
@@ -116,9 +116,31 @@ describe("the fast engine", () => {
 
   it("cycles a market once per instant, when every event of it is in (both outcomes' books of one poll)", () => {
     const ev: NewEvent[] = [market(T0), ...books(T0, 0.45, 0.55), ...books(T0 + 250, 0.46, 0.56)];
-    const r = runFastBacktest({ config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
+    const r = runFastBacktest({ feed: "every", config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1 });
     // T0: row + two books -> one cycle; T0 + 250: two books -> one more (its orders were answered by then).
     expect(r.cycles).toBe(2);
+  });
+
+  it("feed poll: the strategy sees a book when the poller's read of it lands, and changed books only", () => {
+    // One binary market: one book in rotation, so a turn every max(60 s / budget, 500 ms / 1) = 500 ms.
+    const ev: NewEvent[] = [market(T0), ...books(T0, 0.45, 0.55), ...books(T0 + 100, 0.4, 0.5), ...books(T0 + 300, 0.4, 0.5), ...books(T0 + 900, 0.4, 0.5)];
+    const seen: number[] = [];
+    const every = runFastBacktest({ feed: "every", config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1, onCycle: (t) => seen.push(t - T0) });
+    expect(seen).toEqual([0, 100, 300, 900]);
+    seen.length = 0;
+    const poll = runFastBacktest({ feed: "poll", config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1, onCycle: (t) => seen.push(t - T0) });
+    // T0: the row (the market is new); T0 + 20: the first read (sent at T0, 10 ms each way) shows
+    // the T0 book; T0 + 520: the read sent at T0 + 500 shows the T0 + 100 book. The T0 + 300 and
+    // T0 + 900 books are the same levels: no cycle for them. No refresh within the first second.
+    expect(seen).toEqual([0, 20, 520]);
+    expect(poll.cycles).toBeLessThan(every.cycles);
+  });
+
+  it("the quote refresh timer cycles every market each quoting.refreshMs, with nothing new", () => {
+    const ev: NewEvent[] = [market(T0), ...books(T0, 0.45, 0.55), ...books(T0 + 3_500, 0.45, 0.55)];
+    const seen: number[] = [];
+    runFastBacktest({ feed: "every", config: config(), source: source(ev), latency: constantLatency(10, 10), queue: { kind: "risk-averse" }, seed: 1, onCycle: (t) => seen.push(t - T0) });
+    expect(seen).toEqual([0, 1_000, 2_000, 3_000, 3_500]);
   });
 
   it("same inputs, same report", () => {
@@ -131,8 +153,8 @@ describe("the fast engine", () => {
       }
       return ev;
     };
-    const a = runFastBacktest({ config: config(), source: source(mk()), latency: constantLatency(20, 20), queue: { kind: "prob-power", n: 2 }, seed: 7 });
-    const b = runFastBacktest({ config: config(), source: source(mk()), latency: constantLatency(20, 20), queue: { kind: "prob-power", n: 2 }, seed: 7 });
+    const a = runFastBacktest({ feed: "every", config: config(), source: source(mk()), latency: constantLatency(20, 20), queue: { kind: "prob-power", n: 2 }, seed: 7 });
+    const b = runFastBacktest({ feed: "every", config: config(), source: source(mk()), latency: constantLatency(20, 20), queue: { kind: "prob-power", n: 2 }, seed: 7 });
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     expect(a.totals.fills).toBeGreaterThan(0);
     // The rate windows roll with the engine's time: quoting goes on past the first second's room.
