@@ -56,7 +56,21 @@ export function fastSeriesProbe(p: FastSeriesParts): SeriesProbe {
       return l !== undefined && l.length === m.outcomeCount ? l : Array.from({ length: m.outcomeCount }, (_, o) => `outcome ${o}`);
     },
     mid,
-    pnl: () => p.inventory.pnl(p.wallet, mid),
+    // Per market, summed: the report's figures round per market (figures.ts), so the last sample equals them.
+    pnl: () => {
+      let realised = 0n;
+      let unrealised = 0n;
+      let fees = 0n;
+      let net = 0n;
+      for (const m of p.markets.keys()) {
+        const x = p.inventory.pnl(p.wallet, mid, m);
+        realised += x.realised;
+        unrealised += x.unrealised;
+        fees += x.fees;
+        net += x.net;
+      }
+      return { realised, unrealised, fees, net };
+    },
     position: (marketId, outcome) => p.inventory.summary(p.wallet, marketId, outcome).qty,
     quotes: (marketId) => p.tracker.liveOrders(marketId),
     tradable: (marketId) => {

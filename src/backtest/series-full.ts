@@ -55,13 +55,18 @@ export function fullSeriesProbe(sim: Simulator, daemon: Daemon, seen: ReadonlySe
       let realised = 0n;
       let unrealised = 0n;
       let fees = 0n;
-      for (const w of wallets) {
-        const p = daemon.inventory.pnl(w, mid);
+      let net = 0n;
+      // Per wallet and market, summed, as the report's rows round (figures.ts).
+      const markets = new Set<string>();
+      for (const w of wallets) for (const p of daemon.inventory.positions(w)) markets.add(p.marketId);
+      for (const w of wallets) for (const m of markets) {
+        const p = daemon.inventory.pnl(w, mid, m);
         realised += p.realised;
         unrealised += p.unrealised;
         fees += p.fees;
+        net += p.net;
       }
-      return { realised, unrealised, fees };
+      return { realised, unrealised, fees, net };
     },
     position: (symbol, outcome) => {
       let q = 0n;

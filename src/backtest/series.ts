@@ -38,8 +38,8 @@ export interface SeriesProbe {
   mid(marketId: string, outcome: number): Micros | undefined;
   /** A settled market's payout per share per outcome; undefined while unsettled. */
   payout?(marketId: string, outcome: number): Micros | undefined;
-  /** Our PnL now over all our wallets, positions at the mids. */
-  pnl(): { realised: Micros; unrealised: Micros; fees: Micros };
+  /** Our PnL now over all our wallets, positions at the mids; `net` when it is rounded apart (else realised + unrealised - fees). */
+  pnl(): { realised: Micros; unrealised: Micros; fees: Micros; net?: Micros };
   /** Our position now (all wallets) in a market outcome. */
   position(marketId: string, outcome: number): Micros;
   /** Our live orders now on a market. */
@@ -98,10 +98,11 @@ export interface SeriesReport {
   samples: {
     /** Epoch ms. */
     t: number[];
-    realised: string[];
-    unrealised: string[];
-    fees: string[];
-    net: string[];
+    /** Equity at each sample (column names apart from the report's single figures). */
+    realisedPnl: string[];
+    unrealisedPnl: string[];
+    feesPaid: string[];
+    netPnl: string[];
     drawdown: string[];
     /** Our position per market outcome (shares). */
     inventory: OutcomeLine<string>[];
@@ -271,7 +272,7 @@ export class SeriesRecorder {
 
   private netNow(): Micros {
     const p = this.probe.pnl();
-    return p.realised + p.unrealised - p.fees;
+    return p.net ?? p.realised + p.unrealised - p.fees;
   }
 
   private openDay(start: number, from: number, open: Micros): void {
@@ -374,7 +375,7 @@ export class SeriesRecorder {
 
   private sample(at: number): void {
     const pnl = this.probe.pnl();
-    const net = pnl.realised + pnl.unrealised - pnl.fees;
+    const net = pnl.net ?? pnl.realised + pnl.unrealised - pnl.fees;
     this.t.push(at);
     this.realised.push(pnl.realised);
     this.unrealised.push(pnl.unrealised);
@@ -504,10 +505,10 @@ export class SeriesRecorder {
       markets: marketIds.map((m) => ({ marketId: m, labels: [...this.probe.labels(m)] })),
       samples: {
         t: [...this.t],
-        realised: this.realised.map(f),
-        unrealised: this.unrealised.map(f),
-        fees: this.fees.map(f),
-        net: this.net.map(f),
+        realisedPnl: this.realised.map(f),
+        unrealisedPnl: this.unrealised.map(f),
+        feesPaid: this.fees.map(f),
+        netPnl: this.net.map(f),
         drawdown,
         inventory: lineOf((l) => l.inv.map(f)),
         mid: lineOf((l) => l.mid.map(fmtOpt)),

@@ -91,7 +91,7 @@ export const CLIENT_JS = String.raw`
   chart("equity", sEq, {
     scales: { x: { time: true } },
     series: [{}, line("net", PALETTE[0], { width: 2 }), line("realised", PALETTE[2]), line("unrealised", PALETTE[3]), line("-fees", PALETTE[1])],
-  }, [t, S.samples.net.map(num), S.samples.realised.map(num), S.samples.unrealised.map(num), S.samples.fees.map(function (f) { return -Number(f); })]);
+  }, [t, S.samples.netPnl.map(num), S.samples.realisedPnl.map(num), S.samples.unrealisedPnl.map(num), S.samples.feesPaid.map(function (f) { return -Number(f); })]);
 
   // Drawdown.
   var sDd = section("Drawdown", "running peak of net equity minus net equity; max " + S.drawdown.max + (S.drawdown.at ? " at " + new Date(S.drawdown.at).toISOString() : ""));
