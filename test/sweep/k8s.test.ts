@@ -46,7 +46,7 @@ describe("deploy/k8s/sweep", () => {
     const cm = docs.find((d) => d["kind"] === "ConfigMap")!;
     expect(vols["sweep"].configMap.name).toBe(cm.metadata.name);
     expect(Object.keys(cm.data).sort()).toEqual(["config.yaml", "sweep.yaml"]);
-    expect((c.volumeMounts as Obj[]).map((m) => m["mountPath"]).sort()).toEqual(["/results", "/sweep"]);
+    expect((c.volumeMounts as Obj[]).map((m): unknown => m["mountPath"]).sort()).toEqual(["/results", "/sweep"]);
 
     const merge = render("deploy/k8s/sweep/merge").find((d) => d["kind"] === "Job")!;
     const m = merge.spec.template.spec.containers[0];
