@@ -43,7 +43,7 @@ export function dayEvents(o: DayDataOptions): DataEvent[] {
   for (let ts = DAY_T0 + every; ts <= DAY_T0 + o.durationMs; ts += every) {
     markets.forEach((m, i) => {
       mids[i] = Math.min(880, Math.max(120, mids[i]! + (rng.bool() ? 1 : -1) * rng.range(0, 3)));
-      const mid = mids[i]!;
+      const mid = mids[i];
       out.push({ kind: "book", seq: ++seq, ts, symbol: m.symbol, outcome: 0, serverTs: ts, bids: lv([mid - 5, mid - 6, mid - 7]), asks: lv([mid + 5, mid + 6, mid + 7]) });
       out.push({ kind: "book", seq: ++seq, ts, symbol: m.symbol, outcome: 1, serverTs: ts, bids: lv([1000 - mid - 5, 1000 - mid - 6, 1000 - mid - 7]), asks: lv([1000 - mid + 5, 1000 - mid + 6, 1000 - mid + 7]) });
       if (rng.range(0, 1) === 0) {
