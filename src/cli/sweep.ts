@@ -72,7 +72,7 @@ function progressPrinter(io: SweepIo): { update: (p: SweepProgress) => void; sto
   }
   return {
     update: (p) => {
-      const left = p.remainingMs === undefined ? "?" : formatDuration(Math.max(1000, Math.round(p.remainingMs / 1000) * 1000));
+      const left = p.done === p.total ? "nothing" : p.remainingMs === undefined ? "?" : formatDuration(Math.max(1000, Math.round(p.remainingMs / 1000) * 1000));
       io.stderr(`sweep: ${p.done}/${p.total} runs done${p.skipped > 0 ? ` (${p.skipped} from before)` : ""}, ${left} left, best ${bestText(p.best)}\n`);
     },
     stop: () => undefined,

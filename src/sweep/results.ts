@@ -117,12 +117,12 @@ export function rankingTable(results: readonly PointResult[], limit = 20): strin
   const keys = [...new Set(ranked.flatMap((r) => Object.keys(r.params)))];
   const objective = ranked[0]!.objective.name;
   const table = new Table({
-    head: ["#", "point", ...keys.map(shortKey), "seed", objective, "pnl", "max dd", "fills"],
+    head: ["#", "point", ...keys.map(shortKey), "seed", ...(objective === "pnl" ? [] : [objective]), "pnl", "max dd", "fills"],
     style: { head: [], border: [] },
     chars: { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  " },
   });
   ranked.forEach((r, i) => {
-    table.push([String(i + 1), r.id, ...keys.map((k) => (r.params[k] === undefined ? "" : String(r.params[k]))), String(r.seed), r.objective.value ?? "n/a", r.metrics.pnl, r.metrics.maxDrawdown, String(r.metrics.fills)]);
+    table.push([String(i + 1), r.id, ...keys.map((k) => (r.params[k] === undefined ? "" : String(r.params[k]))), String(r.seed), ...(objective === "pnl" ? [] : [r.objective.value ?? "n/a"]), r.metrics.pnl, r.metrics.maxDrawdown, String(r.metrics.fills)]);
   });
   return `${table.toString().split("\n").map((l) => l.trimEnd()).join("\n")}\n`;
 }
