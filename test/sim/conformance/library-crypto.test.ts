@@ -76,6 +76,50 @@ describe("crypto.yaml: Up/Down series (2.8)", () => {
   });
 });
 
+describe("crypto.yaml: GET /api/crypto-series/{id}/windows (4.3)", () => {
+  const SERIES = "/api/crypto-series/btc-up-down-15m/windows";
+  it("the series' listed unsettled windows, earliest opening first, paged with total and hasMore", async () => {
+    const first = await ok(SERIES);
+    const total = first.total as number;
+    expect(total).toBeGreaterThan(2);
+    expect((first.windows as Json[]).length).toBe(Math.min(total, 50));
+    for (const w of first.windows as Json[]) {
+      expect(w.cryptoWindow).toMatchObject({ seriesId: "btc-up-down-15m" });
+      expect(["RESOLVED", "VOIDED"]).not.toContain(w.status);
+    }
+    const opens = (first.windows as Json[]).map((w): number => Date.parse(String(w.tradingWindow.opensAt)));
+    expect([...opens].sort((a, b) => a - b)).toEqual(opens);
+    const head = await ok(`${SERIES}?limit=2`);
+    expect((head.windows as Json[]).length).toBe(2);
+    expect(head.hasMore).toBe(true);
+    const rest = await ok(`${SERIES}?offset=2&limit=500`);
+    expect((rest.windows as Json[]).length).toBe(total - 2);
+    expect(rest.hasMore).toBe(false);
+    expect([...(head.windows as Json[]), ...(rest.windows as Json[])].map((w): string => String(w.id))).toEqual((first.windows as Json[]).map((w): string => String(w.id)));
+  });
+
+  it("state=all adds the settled windows (500 a page by default); from/to keep the windows overlapping the dates", async () => {
+    const unsettled = await ok(`${SERIES}?limit=500`);
+    const all = await ok(`${SERIES}?state=all`);
+    expect(all.total as number).toBeGreaterThan(unsettled.total as number);
+    expect((all.windows as Json[]).some((w) => w.status === "RESOLVED")).toBe(true);
+    const day = await ok(`${SERIES}?state=all&from=2026-06-01T00:00:00Z&to=2026-06-01T23:59:59Z`);
+    const windows = day.windows as Json[];
+    expect(windows.length).toBeGreaterThan(0);
+    for (const w of windows) {
+      expect(Date.parse(String(w.tradingWindow.opensAt))).toBeLessThanOrEqual(Date.parse("2026-06-01T23:59:59Z"));
+      expect(Date.parse(String(w.tradingWindow.closesAt))).toBeGreaterThanOrEqual(Date.parse("2026-06-01T00:00:00Z"));
+    }
+    expect(day.total as number).toBeLessThan(all.total as number);
+  });
+
+  it("an unknown series is 404 crypto_series_not_found", async () => {
+    const r = await lib.send("/api/crypto-series/no-such-series/windows");
+    expect(r.status).toBe(404);
+    expect(r.body.error.code).toBe("crypto_series_not_found");
+  });
+});
+
 describe("crypto.yaml: long-dated crypto", () => {
   it("the rule in crypto, cryptoSeries null, cryptoLongSeries set, resolutionCriteria kept on list rows", async () => {
     const page = await ok("/api/events?vertical=crypto");

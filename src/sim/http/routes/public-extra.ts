@@ -12,11 +12,15 @@
  *                                       capped at 400 days (4.5)
  *   GET /api/compliance/geo            {blocked: false, country: null, region: null}: geo blocking
  *                                       does not apply to API-key requests (5.6)
- *   GET /api/crypto-series/{id}/windows query checked (limit 1..500, offset, state `all`, from/to
- *                                       dates), then 404 crypto_series_not_found: the simulator
- *                                       has no crypto series (4.3)
+ *   GET /api/crypto-series/{id}/windows the listed windows of an Up/Down series (every day's event
+ *                                       whose cryptoSeries.id is `id`), earliest opening first:
+ *                                       unsettled ones, or all with state=all; from/to (dates)
+ *                                       keep windows overlapping [from, to]; limit 1..500 (default
+ *                                       50, 500 with state=all), offset; {windows, hasMore, total};
+ *                                       404 crypto_series_not_found for an unknown id (4.3)
  */
-import { eventJson } from "../../platform/index.js";
+import { TERMINAL } from "../../platform/lifecycle.js";
+import { eventJson, marketRowJson } from "../../platform/index.js";
 import type { RouteContext, RouteDef, SimRequest, SimResponse } from "../types.js";
 import { fail, first, limitOffset, ok, parseIso } from "./public-common.js";
 import { matchesSearch } from "./public-events-filter.js";
@@ -28,6 +32,7 @@ export const SEARCH_DEFAULT_LIMIT = 50;
 export const SEARCH_MAX_LIMIT = 50;
 export const UPCOMING_DEFAULT_DAYS = 90;
 export const SERIES_WINDOWS_MAX_LIMIT = 500;
+export const SERIES_WINDOWS_DEFAULT_LIMIT = 50;
 /** Spec 4.3 names one value of `state`: `all` (settled windows too); omitted lists the live ones. */
 export const SERIES_WINDOW_STATES = ["all"] as const;
 const DAY_MS = 86_400_000;
@@ -104,20 +109,35 @@ function upcoming(req: SimRequest, ctx: RouteContext): SimResponse {
 }
 
 function seriesWindows(req: SimRequest, ctx: RouteContext): SimResponse {
-  const paging = limitOffset(req, ctx, SERIES_WINDOWS_MAX_LIMIT, SERIES_WINDOWS_MAX_LIMIT);
-  if (!paging.ok) return paging.response;
   const state = first(req.query, "state");
   if (state !== undefined && !(SERIES_WINDOW_STATES as readonly string[]).includes(state.toLowerCase())) {
     return fail(ctx, 400, "invalid_request", `unknown state ${JSON.stringify(state)}`, { field: "state", fields: ["state"], allowed: [...SERIES_WINDOW_STATES] });
   }
+  const all = state !== undefined;
+  const paging = limitOffset(req, ctx, all ? SERIES_WINDOWS_MAX_LIMIT : SERIES_WINDOWS_DEFAULT_LIMIT, SERIES_WINDOWS_MAX_LIMIT);
+  if (!paging.ok) return paging.response;
+  const bounds: { from?: number; to?: number } = {};
   for (const key of ["from", "to"] as const) {
     const text = first(req.query, key);
-    if (text !== undefined && parseIso(text) === undefined) {
-      return fail(ctx, 400, "invalid_request", `${key} must be an ISO-8601 date`, { field: key, fields: [key] });
-    }
+    if (text === undefined) continue;
+    const iso = parseIso(text);
+    if (iso === undefined) return fail(ctx, 400, "invalid_request", `${key} must be an ISO-8601 date`, { field: key, fields: [key] });
+    bounds[key] = iso.ms;
   }
   const id = req.params.id ?? "";
-  return fail(ctx, 404, "crypto_series_not_found", `no crypto series ${JSON.stringify(id)}`, { id });
+  const cat = ctx.sim.platform.catalogue;
+  const days = cat.allEvents().filter((e) => e.cryptoSeries !== null && e.cryptoSeries["id"] === id);
+  if (days.length === 0) return fail(ctx, 404, "crypto_series_not_found", `no crypto series ${JSON.stringify(id)}`, { id });
+  const windows = days
+    .flatMap((e) => cat.eventMarkets(e))
+    .map((m) => ({ m, st: cat.lifecycle(m.id) }))
+    .filter(({ st }) => st.status !== "SCHEDULED" && (all || !TERMINAL.has(st.status)))
+    .filter(({ st }) => (bounds.to === undefined || st.window.opensAtMs <= bounds.to) && (bounds.from === undefined || st.window.closesAtMs === null || st.window.closesAtMs >= bounds.from))
+    .sort((a, b) => a.st.window.opensAtMs - b.st.window.opensAtMs);
+  const { limit, offset } = paging.value;
+  const page = windows.slice(offset, offset + limit);
+  const quotes = engineQuotes(ctx.sim.engine, cat, ctx.nowMs);
+  return ok({ windows: page.map(({ m }) => marketRowJson(cat, m, quotes, "full", ctx.nowMs)), hasMore: offset + page.length < windows.length, total: windows.length });
 }
 
 function geo(): SimResponse {
