@@ -37,7 +37,7 @@ import { htmlFromBacktest, htmlFromFast } from "../backtest/report-html/html.js"
 import { progressReporter } from "../backtest/summary.js";
 import { constantLatency, empiricalLatency, type LatencyModel } from "../backtest/models/latency.js";
 import { readOrderRoundTrips } from "../data/index.js";
-import { queueSpecProblem, type QueueModelSpec } from "../backtest/models/queue.js";
+import { parseQueueSpec, type QueueModelSpec } from "../backtest/models/queue.js";
 import { LOG_LEVEL_FLAG, logLevelFlag, parseFlags, stringFlag, usageError, type FlagSpecs, type LogLevelName } from "./args.js";
 
 export const USAGE = `Usage: mm backtest [--config FILE] [--scenario FILE] [--duration D] [--seed N] [--out FILE] [--signatures on|off]
@@ -167,7 +167,7 @@ const CHECKS: Record<Flag, (v: string) => string | undefined> = {
   "--engine": (v) => (v === "full" || v === "fast" ? undefined : `expected full or fast (got ${JSON.stringify(v)})`),
   "--data": (v) => (existsSync(v) && statSync(v).isDirectory() ? undefined : `no such directory: ${v}`),
   "--queue": (v) => {
-    const q = parseQueue(v);
+    const q = parseQueueSpec(v);
     return typeof q === "string" ? q : undefined;
   },
   "--feed": (v) => ((FEED_MODELS as readonly string[]).includes(v) ? undefined : `expected poll or every (got ${JSON.stringify(v)})`),
@@ -178,18 +178,6 @@ const CHECKS: Record<Flag, (v: string) => string | undefined> = {
   },
 };
 
-/** `risk-averse`, `prob-power:N`, `prob-log`, `prob-power-fraction:N`. */
-function parseQueue(v: string): QueueModelSpec | string {
-  const [kind, arg] = v.split(":", 2);
-  const n = arg === undefined ? Number.NaN : Number(arg);
-  let spec: QueueModelSpec | undefined;
-  if (kind === "risk-averse" && arg === undefined) spec = { kind: "risk-averse" };
-  else if (kind === "prob-log" && arg === undefined) spec = { kind: "prob-log" };
-  else if (kind === "prob-power" && arg !== undefined) spec = { kind: "prob-power", n };
-  else if (kind === "prob-power-fraction" && arg !== undefined) spec = { kind: "prob-power-fraction", n };
-  if (spec === undefined) return `expected risk-averse, prob-power:N, prob-log or prob-power-fraction:N (got ${JSON.stringify(v)})`;
-  return queueSpecProblem(spec) ?? spec;
-}
 
 /** `E,R` (ms, whole numbers): order entry and response latency. */
 function parseLatency(v: string): { entryMs: number; responseMs: number } | string {
@@ -225,7 +213,7 @@ export function parseBacktestArgs(argv: readonly string[]): Args | string {
   const out: Args = { durationMs: parseDuration(seen.get("--duration") ?? DEFAULT_DURATION) as number };
   if (seen.has("--data") && !seen.has("--duration")) out.dataSpan = true;
   if (seen.has("--engine")) out.engine = seen.get("--engine") as "full" | "fast";
-  if (seen.has("--queue")) out.queue = parseQueue(seen.get("--queue")!) as QueueModelSpec;
+  if (seen.has("--queue")) out.queue = parseQueueSpec(seen.get("--queue")!) as QueueModelSpec;
   if (seen.has("--feed")) out.feed = seen.get("--feed") as FeedModel;
   if (seen.has("--latency")) out.latency = seen.get("--latency") === "recorded" ? "recorded" : (parseLatency(seen.get("--latency")!) as { entryMs: number; responseMs: number });
   if (out.latency === "recorded" && !seen.has("--data")) return "--latency recorded: needs --data DIR (a data set recorded with record: in the daemon config)";

@@ -9,8 +9,8 @@ import { prepareBacktest } from "../backtest/prepare.js";
 import { runFastBacktest, type FastReport } from "../backtest/fast/engine.js";
 import { recordedSource, syntheticSource } from "../backtest/fast/sources.js";
 import { constantLatency } from "../backtest/models/latency.js";
-import type { QueueModelSpec } from "../backtest/models/queue.js";
-import { parseQueue, type Objective, type ParamValue, type PointTask } from "./spec.js";
+import { parseQueueSpec, type QueueModelSpec } from "../backtest/models/queue.js";
+import { type Objective, type ParamValue, type PointTask } from "./spec.js";
 
 /** The figures of one run (decimal strings in settlement units). */
 export interface PointMetrics {
@@ -80,7 +80,7 @@ export async function runPoint(task: PointTask): Promise<PointResult> {
     config: prepared.config,
     source,
     latency: constantLatency(task.latency.entryMs, task.latency.responseMs),
-    queue: parseQueue(task.queue) as QueueModelSpec,
+    queue: parseQueueSpec(task.queue) as QueueModelSpec,
     seed: task.seed,
     series: true,
   });

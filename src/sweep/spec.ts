@@ -18,7 +18,7 @@ import { formatPath } from "../core/validation.js";
 import { ConfigError, parseConfig, type Env } from "../config/index.js";
 import { parseDuration } from "../backtest/duration.js";
 import { MARKOUT_HORIZONS_MS } from "../backtest/markouts.js";
-import { queueSpecProblem, type QueueModelSpec } from "../backtest/models/queue.js";
+import { parseQueueSpec } from "../backtest/models/queue.js";
 
 export const OBJECTIVES = ["pnl", "pnl_over_drawdown", "markout_adjusted_pnl"] as const;
 export type Objective = (typeof OBJECTIVES)[number];
@@ -97,24 +97,12 @@ export const sweepFileSchema = z
     const h = parseDuration(f.markoutHorizon);
     if (typeof h === "string") ctx.addIssue({ code: "custom", path: ["markoutHorizon"], message: h });
     else if (!MARKOUT_HORIZONS_MS.includes(h)) ctx.addIssue({ code: "custom", path: ["markoutHorizon"], message: `one of the report's horizons: ${MARKOUT_HORIZONS_MS.map((x) => `${x / 1000}s`).join(", ")}` });
-    const q = parseQueue(f.queue);
+    const q = parseQueueSpec(f.queue);
     if (typeof q === "string") ctx.addIssue({ code: "custom", path: ["queue"], message: q });
   });
 
 export type SweepFile = z.output<typeof sweepFileSchema>;
 
-/** `risk-averse`, `prob-power:N`, `prob-log`, `prob-power-fraction:N` (as `mm backtest --queue`). */
-export function parseQueue(v: string): QueueModelSpec | string {
-  const [kind, arg] = v.split(":", 2);
-  const n = arg === undefined ? Number.NaN : Number(arg);
-  let spec: QueueModelSpec | undefined;
-  if (kind === "risk-averse" && arg === undefined) spec = { kind: "risk-averse" };
-  else if (kind === "prob-log" && arg === undefined) spec = { kind: "prob-log" };
-  else if (kind === "prob-power" && arg !== undefined) spec = { kind: "prob-power", n };
-  else if (kind === "prob-power-fraction" && arg !== undefined) spec = { kind: "prob-power-fraction", n };
-  if (spec === undefined) return `expected risk-averse, prob-power:N, prob-log or prob-power-fraction:N (got ${JSON.stringify(v)})`;
-  return queueSpecProblem(spec) ?? spec;
-}
 
 /** One run: the swept values (by dotted path, in the file's key order) and a seed. */
 export interface SweepPoint {

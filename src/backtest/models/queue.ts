@@ -263,3 +263,19 @@ export function queueModelFactory(spec: QueueModelSpec): QueueModelFactory {
 export function openQueue(spec: QueueModelSpec, ahead: bigint, qty: bigint): QueueModel {
   return queueModelFactory(spec)(ahead, qty);
 }
+
+/**
+ * A queue model as written on the command line and in sweep files: `risk-averse`, `prob-power:N`,
+ * `prob-log`, `prob-power-fraction:N`; the spec, or what is wrong with the text.
+ */
+export function parseQueueSpec(v: string): QueueModelSpec | string {
+  const [kind, arg] = v.split(":", 2);
+  const n = arg === undefined ? Number.NaN : Number(arg);
+  let spec: QueueModelSpec | undefined;
+  if (kind === "risk-averse" && arg === undefined) spec = { kind: "risk-averse" };
+  else if (kind === "prob-log" && arg === undefined) spec = { kind: "prob-log" };
+  else if (kind === "prob-power" && arg !== undefined) spec = { kind: "prob-power", n };
+  else if (kind === "prob-power-fraction" && arg !== undefined) spec = { kind: "prob-power-fraction", n };
+  if (spec === undefined) return `expected risk-averse, prob-power:N, prob-log or prob-power-fraction:N (got ${JSON.stringify(v)})`;
+  return queueSpecProblem(spec) ?? spec;
+}
