@@ -22,7 +22,8 @@ import { callerOf, noWallet } from "./orders.js";
 
 type WalletHandler = (caller: Caller, req: SimRequest, ctx: RouteContext) => DeskAnswer;
 
-function route(pattern: string, handler: WalletHandler, method: HttpMethod = "GET", scope: Scope = "portfolio:read"): RouteDef {
+/** A route for the calling wallet (X-User-Wallet required): the desk's answer as the response. */
+export function walletRoute(pattern: string, handler: WalletHandler, method: HttpMethod = "GET", scope: Scope = "portfolio:read"): RouteDef {
   return {
     method,
     pattern,
@@ -36,22 +37,22 @@ function route(pattern: string, handler: WalletHandler, method: HttpMethod = "GE
   };
 }
 
-const disabled = (pattern: string, what: string): RouteDef => route(pattern, () => notImplemented(what), "POST", "vault:write");
+const disabled = (pattern: string, what: string): RouteDef => walletRoute(pattern, () => notImplemented(what), "POST", "vault:write");
 
 export const portfolioRoutes: RouteDef[] = [
-  route("/api/me/vault", (c, _req, ctx) => vaultInfo(ctx.sim.platform, c.wallet, ctx.nowMs)),
-  route("/api/me/balances", (c, _req, ctx) => balances(ctx.sim.platform, ctx.sim.engine, c.wallet, ctx.nowMs)),
-  route("/api/me/positions", (c, req, ctx) => positions(ctx.sim.engine, c.wallet, req.query)),
-  route("/api/me/trades", (c, req, ctx) => trades(ctx.sim.engine, c.wallet, req.query)),
-  route("/api/me/fees", (c, req, ctx) => fees(ctx.sim.engine, c.wallet, req.query)),
-  route("/api/me/portfolio", (c, _req, ctx) => portfolio(ctx.sim.platform, ctx.sim.engine, c.wallet, ctx.nowMs)),
-  route("/api/me/fee-tier", (c) => feeTier(c.wallet)),
-  route("/api/me/auto-redeem", (c) => autoRedeem(c.wallet)),
-  route("/api/me/deposit-limits", (c) => depositLimits(c.wallet)),
-  route("/api/me/balance-events", (c, req) => emptyList(c.wallet, "events", req.query)),
-  route("/api/me/splits-merges", (c, req) => emptyList(c.wallet, "operations", req.query)),
-  route("/api/me/splits-merges/unlockable", (c, req) => emptyList(c.wallet, "operations", req.query, false)),
-  route("/api/me/splits-merges/:opId/unlock", (_c, req) => operationNotFound(req.params.opId ?? ""), "POST", "vault:write"),
+  walletRoute("/api/me/vault", (c, _req, ctx) => vaultInfo(ctx.sim.platform, c.wallet, ctx.nowMs)),
+  walletRoute("/api/me/balances", (c, _req, ctx) => balances(ctx.sim.platform, ctx.sim.engine, c.wallet, ctx.nowMs)),
+  walletRoute("/api/me/positions", (c, req, ctx) => positions(ctx.sim.engine, c.wallet, req.query)),
+  walletRoute("/api/me/trades", (c, req, ctx) => trades(ctx.sim.engine, c.wallet, req.query)),
+  walletRoute("/api/me/fees", (c, req, ctx) => fees(ctx.sim.engine, c.wallet, req.query)),
+  walletRoute("/api/me/portfolio", (c, _req, ctx) => portfolio(ctx.sim.platform, ctx.sim.engine, c.wallet, ctx.nowMs)),
+  walletRoute("/api/me/fee-tier", (c) => feeTier(c.wallet)),
+  walletRoute("/api/me/auto-redeem", (c) => autoRedeem(c.wallet)),
+  walletRoute("/api/me/deposit-limits", (c) => depositLimits(c.wallet)),
+  walletRoute("/api/me/balance-events", (c, req) => emptyList(c.wallet, "events", req.query)),
+  walletRoute("/api/me/splits-merges", (c, req) => emptyList(c.wallet, "operations", req.query)),
+  walletRoute("/api/me/splits-merges/unlockable", (c, req) => emptyList(c.wallet, "operations", req.query, false)),
+  walletRoute("/api/me/splits-merges/:opId/unlock", (_c, req) => operationNotFound(req.params.opId ?? ""), "POST", "vault:write"),
   disabled("/api/vault/split-signature", "vault split co-signatures"),
   disabled("/api/vault/merge-signature", "vault merge co-signatures"),
   disabled("/api/vault/convert-signature", "vault convert co-signatures"),

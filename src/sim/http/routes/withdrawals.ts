@@ -21,40 +21,23 @@ import { z } from "zod";
 import { formatMicros, tryParseMicros } from "../../../core/money.js";
 import { errorEnvelope } from "../../../wire/errors.js";
 import { checkRequest, requestErrorEnvelope } from "../../../wire/requests.js";
-import type { DeskAnswer } from "../../desk/answers.js";
-import type { Caller } from "../../desk/caller.js";
 import { vaultEmergency } from "../../desk/emergency.js";
 import { vaultDeployDesk } from "../../desk/vault-deploy.js";
 import { WITHDRAWAL_MOVES, withdrawalDesk, type WithdrawalMove } from "../../desk/withdrawals.js";
-import type { HttpMethod, RouteContext, RouteDef, Scope, SimRequest, SimResponse } from "../types.js";
-import { callerOf, noWallet } from "./orders.js";
+import type { RouteContext, RouteDef, SimRequest, SimResponse } from "../types.js";
+import { walletRoute } from "./portfolio.js";
 
-type WalletHandler = (caller: Caller, req: SimRequest, ctx: RouteContext) => DeskAnswer;
-
-function route(pattern: string, handler: WalletHandler, method: HttpMethod = "GET", scope: Scope = "portfolio:read"): RouteDef {
-  return {
-    method,
-    pattern,
-    auth: { scopes: [scope], walletRequired: true },
-    handler: (req, ctx): SimResponse => {
-      const caller = callerOf(ctx);
-      if (caller === undefined) return noWallet();
-      const a = handler(caller, req, ctx);
-      return a.headers === undefined ? { status: a.status, body: a.body } : { status: a.status, body: a.body, headers: a.headers };
-    },
-  };
-}
 
 export const withdrawalRoutes: RouteDef[] = [
-  route("/api/withdrawals/request", (c, req, ctx) => withdrawalDesk(ctx.sim).request(req.body, c, ctx.nowMs), "POST", "vault:write"),
-  route("/api/me/withdrawals", (c, req, ctx) => withdrawalDesk(ctx.sim).list(c, req.query, ctx.nowMs)),
-  route("/api/me/withdrawals/fee", (c, req, ctx) => withdrawalDesk(ctx.sim).fee(c, req.query)),
-  route("/api/me/withdrawals/deposit-sources", (c, _req, ctx) => withdrawalDesk(ctx.sim).depositSources(c)),
-  route("/api/me/withdrawals/:id", (c, req, ctx) => withdrawalDesk(ctx.sim).detail(c, req.params.id ?? "", ctx.nowMs)),
-  route("/api/me/withdrawals/:id/cancel", (c, req, ctx) => withdrawalDesk(ctx.sim).cancel(c, req.params.id ?? "", ctx.nowMs), "POST", "vault:write"),
-  route("/api/me/vault/deploy/sign", (c, _req, ctx) => vaultDeployDesk(ctx.sim).sign(c, ctx.nowMs), "POST", "vault:write"),
-  route("/api/me/vault/deploy/submit", (c, req, ctx) => vaultDeployDesk(ctx.sim).submit(req.body, c, ctx.nowMs), "POST", "vault:write"),
-  route("/api/me/vault/emergency", (c, _req, ctx) => vaultEmergency(ctx.sim, c, ctx.nowMs), "POST", "vault:write"),
+  walletRoute("/api/withdrawals/request", (c, req, ctx) => withdrawalDesk(ctx.sim).request(req.body, c, ctx.nowMs), "POST", "vault:write"),
+  walletRoute("/api/me/withdrawals", (c, req, ctx) => withdrawalDesk(ctx.sim).list(c, req.query, ctx.nowMs)),
+  walletRoute("/api/me/withdrawals/fee", (c, req, ctx) => withdrawalDesk(ctx.sim).fee(c, req.query)),
+  walletRoute("/api/me/withdrawals/deposit-sources", (c, _req, ctx) => withdrawalDesk(ctx.sim).depositSources(c)),
+  walletRoute("/api/me/withdrawals/:id", (c, req, ctx) => withdrawalDesk(ctx.sim).detail(c, req.params.id ?? "", ctx.nowMs)),
+  walletRoute("/api/me/withdrawals/:id/cancel", (c, req, ctx) => withdrawalDesk(ctx.sim).cancel(c, req.params.id ?? "", ctx.nowMs), "POST", "vault:write"),
+  walletRoute("/api/me/vault/deploy/sign", (c, _req, ctx) => vaultDeployDesk(ctx.sim).sign(c, ctx.nowMs), "POST", "vault:write"),
+  walletRoute("/api/me/vault/deploy/submit", (c, req, ctx) => vaultDeployDesk(ctx.sim).submit(req.body, c, ctx.nowMs), "POST", "vault:write"),
+  walletRoute("/api/me/vault/emergency", (c, _req, ctx) => vaultEmergency(ctx.sim, c, ctx.nowMs), "POST", "vault:write"),
 ];
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
