@@ -101,10 +101,10 @@ describe("4.4 leaderboard", () => {
 });
 
 describe("4.5 upcoming, 4.9 search and geo", () => {
-  it("upcoming: {upcoming: []}; a bad window is 400", async () => {
+  it("upcoming: the scenario's competitions (premier-league, la-liga); a bad window is 400", async () => {
     const r = await c.send("/api/upcoming");
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ upcoming: [] });
+    expect((r.body.upcoming as Json[]).map((u): string => String(u.competition.slug)).sort()).toEqual(["la-liga", "premier-league"]);
     expect((await c.send("/api/upcoming?from=2026-06-01&to=2028-01-01")).status).toBe(200);
     expect((await c.send("/api/upcoming?from=garbage")).status).toBe(400);
   });

@@ -8,8 +8,9 @@
  *   GET /api/search?q&limit&offset     {events, matches: [], users: [], total}
  *   GET /api/search/events|matches|users
  *                                       {events|matches|users, total}; limit default 50, max 50
- *   GET /api/upcoming?from&to          {upcoming: []}: no curated announcements; window checked,
- *                                       capped at 400 days (4.5)
+ *   GET /api/upcoming?from&to          {upcoming: [entry]}: the scenario's competitions as
+ *                                       announcements (src/sim/desk/upcoming.ts); window default
+ *                                       now..now+90 days, a wider one than 400 days served as 400 (4.5)
  *   GET /api/compliance/geo            {blocked: false, country: null, region: null}: geo blocking
  *                                       does not apply to API-key requests (5.6)
  *   GET /api/crypto-series/{id}/windows the listed windows of an Up/Down series (every day's event
@@ -26,11 +27,14 @@ import { fail, first, limitOffset, ok, parseIso } from "./public-common.js";
 import { matchesSearch } from "./public-events-filter.js";
 import { engineQuotes } from "./public-quotes.js";
 import { matchGroups, matchJson, publicMatches } from "../../desk/matches.js";
+import { upcomingEntries } from "../../desk/upcoming.js";
 
 export const MATCHES_MAX_LIMIT = 500;
 export const SEARCH_DEFAULT_LIMIT = 50;
 export const SEARCH_MAX_LIMIT = 50;
 export const UPCOMING_DEFAULT_DAYS = 90;
+/** Spec 4.5: "window capped at 400 days" (a wider window is served as 400 days, not refused). */
+export const UPCOMING_MAX_DAYS = 400;
 export const SERIES_WINDOWS_MAX_LIMIT = 500;
 export const SERIES_WINDOWS_DEFAULT_LIMIT = 50;
 /** Spec 4.3 names one value of `state`: `all` (settled windows too); omitted lists the live ones. */
@@ -105,7 +109,8 @@ function upcoming(req: SimRequest, ctx: RouteContext): SimResponse {
   const fromMs = from ?? ctx.nowMs;
   const toMs = to ?? fromMs + UPCOMING_DEFAULT_DAYS * DAY_MS;
   if (toMs < fromMs) return fail(ctx, 400, "invalid_request", "to must not be before from", { fields: ["from", "to"], field: "to" });
-  return ok({ upcoming: [] });
+  const cappedToMs = Math.min(toMs, fromMs + UPCOMING_MAX_DAYS * DAY_MS);
+  return ok({ upcoming: upcomingEntries(ctx.sim.platform.catalogue, fromMs, cappedToMs) });
 }
 
 function seriesWindows(req: SimRequest, ctx: RouteContext): SimResponse {
