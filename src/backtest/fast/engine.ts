@@ -42,6 +42,8 @@ import type { BookSnapshot } from "../../bot/market/market-data.js";
 import { OrderTracker, isTerminal } from "../../bot/orders/order-tracker.js";
 import { enginePhase, quoteCycle, type CyclePolicy, type CycleSnapshot, type QuotedBook, type StrategyState } from "../../bot/quote/cycle.js";
 import { midsOf, quotedOutcomes } from "../../bot/quote/quote-cycle.js";
+import { buildControls } from "../../bot/quote/controls/index.js";
+import { SignalBook } from "../../bot/quote/signals.js";
 import { slotKey, type BookLevel, type DesiredQuote, type LiveOrder, type TradeView } from "../../bot/quote/quotes.js";
 import { ExposureBook, trackerVersion } from "../../bot/risk/exposure-book.js";
 import { MAX_PLACE_BATCH, rateBudget } from "../../bot/engine/executor.js";
@@ -217,6 +219,8 @@ export class FastEngine {
   private readonly ledger = new FillLedger();
   private readonly inventory = new Inventory();
   private readonly policy: CyclePolicy;
+  /** What the quote controls read between cycles (signals.ts), fed as the daemon feeds it: new fills, each cycle's mids. */
+  private readonly signals = new SignalBook();
   private readonly queue: QueueModelFactory;
   /** Exposure of every market kept between cycles, as the daemon's risk keeps it (exposure-book.ts). */
   private readonly exposure: ExposureBook;
@@ -270,6 +274,7 @@ export class FastEngine {
       quoting: { priceToleranceTicks: c.quoting.priceToleranceTicks, sizeTolerance: c.quoting.sizeTolerance, maxOrderAgeMs: c.quoting.maxOrderAgeSec * 1000, orderExpirySec: c.quoting.orderExpirySec },
       limits: c.risk,
       tuning: { minQuoteSize: riskTuningOf(c.risk).minQuoteSize ?? 0n },
+      controls: buildControls(c),
     };
     this.report = {
       engine: "fast",
@@ -524,13 +529,18 @@ export class FastEngine {
     const inventory = this.inventory.positionViews(WALLET, symbol);
     const walletName = this.walletName;
     const exposure = this.exposure.snapshot([{ wallet: walletName, market: symbol, outcomeCount: m.outcomeCount, positions: inventory, openOrders: live }]);
+    const mids = midsOf(raw, m.outcomeCount);
+    for (const o of quotedOutcomes(m.outcomeCount)) {
+      const mid = mids[o];
+      if (mid !== undefined) this.signals.onMid(symbol, o, mid, nowMs);
+    }
     return {
       symbol,
       nowMs,
       market: { outcomeCount: m.outcomeCount, feeTakerBps: m.feeTakerBps },
       phase,
       books,
-      mids: midsOf(raw, m.outcomeCount),
+      mids,
       live,
       inventory,
       budget: this.budget(),
@@ -551,6 +561,7 @@ export class FastEngine {
         stream: { subscribed: true, downSinceMs: undefined },
         engine: undefined as never,
       },
+      signals: this.signals.view(WALLET, symbol, nowMs),
     };
   }
 
@@ -678,6 +689,7 @@ export class FastEngine {
     const tradeId = `ft${++this.nextTrade}`;
     const r = this.ledger.add({ tradeId, wallet: WALLET, orderId: f.orderId, clientOrderId: f.clientOrderId, marketId: symbol, outcome, side: f.side, price: f.price, qty: f.qty, fee: f.fee, role: f.role, ts: this.now, source: "stream" });
     this.inventory.applyLedgerResult(r);
+    if (r.status === "added") this.signals.onFill(WALLET, symbol, { outcome, side: f.side, price: f.price, size: f.qty, role: f.role, ts: this.now });
     this.tracker.apply({ kind: "trade", fill: { tradeId, orderId: f.orderId, clientOrderId: f.clientOrderId, qty: f.qty, ts: this.now } });
     const m = this.markets.get(symbol)!;
     m.fills++;

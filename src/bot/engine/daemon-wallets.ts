@@ -14,6 +14,7 @@ import type { RateGate } from "../../ratelimit/index.js";
 import { WalletSigner, type OrderSigner } from "../../signing/index.js";
 import { createStrategyRunner } from "../../../strategies/registry.js";
 import { ClientOrderIds } from "../orders/ids.js";
+import { buildControls } from "../quote/controls/index.js";
 import type { TradeSource } from "../market/trade-feed.js";
 import { WalletRunner } from "./wallet-runner.js";
 import type { WalletRunnerOptions } from "./wallet-types.js";
@@ -70,6 +71,7 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
         sizeTolerance: config.quoting.sizeTolerance,
         maxOrderAgeMs: config.quoting.maxOrderAgeSec * 1000,
         orderExpirySec: config.quoting.orderExpirySec,
+        controls: buildControls(config),
       },
       ids: new ClientOrderIds(config.instance.id, index, p.session),
       gate: p.gate,

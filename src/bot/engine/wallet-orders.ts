@@ -21,6 +21,8 @@ export interface WalletOrdersParts {
   observer: EngineObserver;
   log: Logger;
   clock: Clock;
+  /** Each fill the ledger added (new, not a duplicate): the quote controls' signals (signals.ts). */
+  onNewFill?: ((f: Fill) => void) | undefined;
 }
 
 export class WalletOrders {
@@ -37,6 +39,7 @@ export class WalletOrders {
     d.inventory.applyLedgerResult(r);
     if (r.status === "added") {
       d.observer.onEvent({ type: "fill", wallet: d.wallet, fill: r.fill });
+      d.onNewFill?.(r.fill);
       d.log.debug({ market: f.marketId, clientOrderId: f.clientOrderId ?? null, orderId: f.orderId, tradeId: f.tradeId, role: f.role, source: f.source }, "fill");
     } else if (r.status === "conflict") {
       d.observer.onEvent({ type: "drift", wallet: d.wallet, kind: "fills", count: 1 });

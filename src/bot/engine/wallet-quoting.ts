@@ -17,6 +17,7 @@ import type { OrderTracker } from "../orders/order-tracker.js";
 import type { PresignWarmer } from "../orders/presign.js";
 import { enginePhase, phaseQuotes, quoteCycle, type CyclePolicy, type CycleSnapshot, type QuotedBook, type StrategyState } from "../quote/cycle.js";
 import type { OwnOrderLog } from "../quote/own-orders.js";
+import { SignalBook } from "../quote/signals.js";
 import { midsOf, quotedOutcomes } from "../quote/quote-cycle.js";
 import type { TradeView } from "../quote/quotes.js";
 import type { RiskContext } from "../risk/risk-hook.js";
@@ -56,10 +57,12 @@ export class WalletQuoting {
   private readonly retryTimers = new Map<string, TimerHandle>();
   private readonly strategyStates = new Map<string, StrategyState>();
   private readonly policy: CyclePolicy;
+  /** What the quote controls read between cycles (signals.ts): fed each new own fill (wallet-runner.ts) and each cycle's mids. */
+  readonly signals = new SignalBook();
 
   constructor(private readonly p: WalletQuotingParts) {
     const facade = p.risk.core.facade;
-    this.policy = { strategy: p.strategy, quoting: p.quoting, limits: facade.limits, tuning: facade.tuning, hook: p.risk.hook };
+    this.policy = { strategy: p.strategy, quoting: p.quoting, limits: facade.limits, tuning: facade.tuning, hook: p.risk.hook, controls: p.quoting.controls };
   }
 
   /** Quoting is on: from the end of start-up until stop() (cycles run, orders may leave). */
@@ -237,19 +240,25 @@ export class WalletQuoting {
     const core = p.risk.core;
     // Halts move with what the engine saw (at most every 100 ms): the gate below reads the result.
     core.evaluate(nowMs);
+    const mids = midsOf(raw, outcomeCount);
+    for (const o of outcomes) {
+      const mid = mids[o];
+      if (mid !== undefined) this.signals.onMid(symbol, o, mid, nowMs);
+    }
     return {
       symbol,
       nowMs,
       market: entry === undefined ? undefined : { outcomeCount, feeTakerBps: entry.row.feeTakerBps ?? p.platform().feeConfig.defaultFeeTakerBps },
       phase,
       books,
-      mids: midsOf(raw, outcomeCount),
+      mids,
       live,
       inventory,
       budget: p.executor.budget(),
       gate: core.gate(p.name, symbol),
       exposure: core.snapshot(risk),
       risk,
+      signals: this.signals.view(p.wallet, symbol, nowMs),
     };
   }
 
@@ -268,6 +277,7 @@ export class WalletQuoting {
   /** Drop the strategy state of markets the registry no longer follows (one followed again starts afresh). */
   forgetStates(): void {
     for (const symbol of this.strategyStates.keys()) if (this.p.registry.get(symbol) === undefined) this.strategyStates.delete(symbol);
+    for (const symbol of this.signals.markets()) if (this.p.registry.get(symbol) === undefined) this.signals.forget(symbol);
   }
 
   /** Markets holding strategy state (memory figures). */

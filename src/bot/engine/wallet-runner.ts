@@ -63,7 +63,17 @@ export class WalletRunner {
     this.log = o.log;
     this.tracker = new OrderTracker(this.wallet, o.notRecordedAfterMs === undefined ? {} : { notRecordedAfterMs: o.notRecordedAfterMs });
     this.own = new OwnOrderLog(o.seq);
-    this.orders = new WalletOrders({ wallet: this.wallet, tracker: this.tracker, own: this.own, ledger: o.ledger, inventory: o.inventory, observer: o.observer, log: o.log, clock: o.clock });
+    this.orders = new WalletOrders({
+      wallet: this.wallet,
+      tracker: this.tracker,
+      own: this.own,
+      ledger: o.ledger,
+      inventory: o.inventory,
+      observer: o.observer,
+      log: o.log,
+      clock: o.clock,
+      onNewFill: (f) => this.quoting.signals.onFill(f.wallet, f.marketId, { outcome: f.outcome, side: f.side, price: f.price, size: f.qty, role: f.role, ts: f.ts }),
+    });
     this.presign = o.tuning.presign && o.quoting.orderExpirySec === undefined ? new PresignCache() : undefined;
     this.maker = new OrderMaker({ signer: o.signer, ids: o.ids, clock: o.clock, saltSource: o.saltSource, orderExpirySec: o.quoting.orderExpirySec, presign: this.presign });
     this.check = new WalletSendCheck({ clock: o.clock, risk: o.risk, registry: o.registry, wallet: this.wallet, name: o.name, index: o.index });

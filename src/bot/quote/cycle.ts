@@ -10,6 +10,8 @@
  *
  *   1. strategy   the strategy's quotes per quoted outcome (none unless the phase quotes), its state
  *                 carried to the next cycle; post-only in PRE_MARKET whatever the strategy said;
+ *                 then the quote controls in order (controls/, strategy-independent: levels,
+ *                 spreads, delays, ...), and post-only in PRE_MARKET again;
  *   2. risk       halted: nothing; else the limits (band, size, position, notional, open orders)
  *                 against the exposure snapshot; then an extra hook's review, if one is given;
  *   3. reconcile  desired quotes against live orders, within tolerance, sized to the rate budget;
@@ -28,6 +30,8 @@ import type { OwnOrderView } from "./own-orders.js";
 import { enforcePhase, excludeOwn, quotedOutcomes } from "./quote-cycle.js";
 import type { BookSnapshot } from "../market/market-data.js";
 import type { Plan } from "./reconciler.js";
+import { applyControls, type QuoteControl } from "./controls/control.js";
+import type { MarketSignals } from "./signals.js";
 import { reconcile } from "./reconciler.js";
 import type { DesiredQuote, LiveOrder, MarketPhase, PositionView, TradeView } from "./quotes.js";
 
@@ -36,6 +40,8 @@ export interface QuotingParams {
   sizeTolerance: number;
   maxOrderAgeMs: number;
   orderExpirySec?: number | undefined;
+  /** The quote controls (controls/index.ts buildControls); the shell hands them to CyclePolicy.controls. */
+  controls?: readonly QuoteControl[] | undefined;
 }
 
 /** What stays the same from one cycle to the next: the strategy, the limits, the tolerances. */
@@ -46,6 +52,8 @@ export interface CyclePolicy {
   tuning: Pick<RiskTuning, "minQuoteSize">;
   /** A further risk hook (DaemonDeps.risk): it can only narrow what the limits allowed. */
   hook?: RiskHook | undefined;
+  /** Strategy-independent quote controls (controls/index.ts buildControls), applied in order after the strategy, before risk. */
+  controls?: readonly QuoteControl[] | undefined;
 }
 
 /** The phase the engine acts on, and why. */
@@ -84,6 +92,8 @@ export interface CycleSnapshot {
   exposure: RiskSnapshot;
   /** What a risk hook is shown (wallet, stream state, the engine's read-only view). */
   risk: RiskContext;
+  /** What the shell keeps about this (wallet, market) between cycles (signals.ts); absent: none. */
+  signals?: MarketSignals | undefined;
 }
 
 export interface CycleWhy {
@@ -93,6 +103,8 @@ export interface CycleWhy {
   filtered: ReadonlyMap<LimitReason, number>;
   /** Cancels and places the budget pushed to a later cycle. */
   deferredByBudget: number;
+  /** Quotes each control changed (dropped, resized, moved or added), by control name; only names that changed something. */
+  controls: ReadonlyMap<string, number>;
 }
 
 export interface CycleResult {
@@ -106,6 +118,7 @@ export interface CycleResult {
 export type StrategyState = ReadonlyMap<number, unknown>;
 
 const NO_STATE: StrategyState = new Map();
+const NO_CHANGES: ReadonlyMap<string, number> = new Map();
 
 /** The market as the phase rule needs it. */
 export interface PhaseInputs {
@@ -173,8 +186,15 @@ export function strategyQuotes(policy: Pick<CyclePolicy, "strategy">, s: CycleSn
 
 export function quoteCycle(policy: CyclePolicy, s: CycleSnapshot, state: StrategyState = NO_STATE): CycleResult {
   const { phase, reason } = s.phase;
-  // 1. strategy
-  const { quotes, next } = strategyQuotes(policy, s, state);
+  // 1. strategy, then the quote controls
+  const { quotes: raw, next } = strategyQuotes(policy, s, state);
+  let quotes = raw;
+  let controls: ReadonlyMap<string, number> = NO_CHANGES;
+  if (policy.controls !== undefined && policy.controls.length > 0 && raw.length + s.live.length > 0 && phaseQuotes(phase)) {
+    const c = applyControls(policy.controls, raw, s);
+    quotes = enforcePhase(c.quotes, phase);
+    controls = c.changes;
+  }
   // 2. risk on the quotes
   const limited = gatedLimits(s.gate, s.risk.walletName, s.symbol, quotes, s.exposure, policy.limits, policy.tuning);
   const filtered = new Map<LimitReason, number>();
@@ -196,7 +216,7 @@ export function quoteCycle(policy: CyclePolicy, s: CycleSnapshot, state: Strateg
   if (policy.hook !== undefined) plan = policy.hook.reviewPlan(plan, s.risk);
   if (s.market === undefined || !phaseQuotes(phase)) plan = noPlaces(plan);
   const deferredByBudget = plan.deferred.cancels.length + plan.deferred.places.filter((d) => d.reason === "budget").length;
-  return { desired, plan, nextStrategyState: next, why: { phase, reason, filtered, deferredByBudget } };
+  return { desired, plan, nextStrategyState: next, why: { phase, reason, filtered, deferredByBudget, controls } };
 }
 
 function noPlaces(plan: Plan): Plan {
