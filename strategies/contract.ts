@@ -93,6 +93,28 @@ export interface StrategyInput {
    * strategy once per outcome with that outcome's book.
    */
   quoteOutcome?: number;
+  /**
+   * The neg-risk event group the market belongs to (its markets resolve together: one winner);
+   * absent when it is in none. docs/strategies.md, "Event-group risk".
+   */
+  eventGroup?: EventGroupInput;
+}
+
+/** A sibling market of the quoted one in its neg-risk event group. */
+export interface EventSibling {
+  marketId: string;
+  /** The market's label inside the event (groupItemTitle), or null. */
+  label: string | null;
+  /** Its YES book as last read (our own orders not taken out); undefined: not read yet. */
+  book: BookView | undefined;
+  /** This wallet's positions in it. */
+  inventory: readonly PositionView[];
+}
+
+export interface EventGroupInput {
+  eventId: string;
+  /** The other binary neg-risk markets of the event the daemon follows, by market id. */
+  siblings: readonly EventSibling[];
 }
 
 export interface StrategyContext<P = unknown, S = unknown> extends StrategyInput {

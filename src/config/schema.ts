@@ -161,6 +161,8 @@ function riskSchema() {
     .strictObject({
       /** Shares of one outcome token held, per market and wallet. */
       maxPositionPerMarket: moneyField({ positive: true }).prefault("500"),
+      /** Worst-case loss per neg-risk event group and wallet (src/bot/risk/event-group.ts); absent: no event cap. */
+      maxEventLoss: moneyField({ positive: true }).optional(),
       /** Settlement-token notional of open BUY orders plus positions, per wallet. */
       maxNotionalPerWallet: moneyField({ positive: true }).prefault("1000"),
       maxNotionalTotal: moneyField({ positive: true }).prefault("5000"),

@@ -40,6 +40,8 @@ export const LIMIT_REASONS = [
   "wallet_notional",
   "total_notional",
   "exceeds_holdings",
+  // The neg-risk event group's worst case (event-group.ts), judged after the limits above.
+  "event_loss",
 ] as const;
 export type LimitReason = (typeof LIMIT_REASONS)[number];
 

@@ -14,6 +14,11 @@ import type { Micros } from "../../core/money.js";
 export interface RiskLimits {
   /** Worst-case shares per market and wallet (binary: net YES - NO exposure; else per outcome). */
   maxPositionPerMarket: Micros;
+  /**
+   * Worst-case loss per neg-risk event group and wallet, over every possible winner, open orders
+   * as if filled (event-group.ts); undefined: no event cap.
+   */
+  maxEventLoss?: Micros | undefined;
   /** Position cost plus open BUY notional, per wallet. */
   maxNotionalPerWallet: Micros;
   maxNotionalTotal: Micros;
