@@ -13,7 +13,8 @@
  *                 then the quote controls in order (controls/, strategy-independent: levels,
  *                 spreads, delays, ...), and post-only in PRE_MARKET again;
  *   2. risk       halted: nothing; else the limits (band, size, position, notional, open orders)
- *                 against the exposure snapshot; then an extra hook's review, if one is given;
+ *                 against the exposure snapshot; the neg-risk event group's worst case
+ *                 (risk.maxEventLoss, risk/event-group.ts); then an extra hook's review, if given;
  *   3. reconcile  desired quotes against live orders, within tolerance, sized to the rate budget;
  *   4. risk       halted: no places; the extra hook's plan review; and nothing is ever placed on a
  *                 market we only pull, whatever a hook returned.
@@ -24,6 +25,8 @@ import type { Micros } from "../../core/money.js";
 import type { StrategyRunner } from "../../../strategies/registry.js";
 import type { RiskSnapshot } from "../risk/exposure.js";
 import { gatedLimits, type LimitReason } from "../risk/limits.js";
+import { applyEventLimit, eventBase } from "../risk/event-group.js";
+import type { CycleEvent } from "../risk/event-group-view.js";
 import type { RiskContext, RiskHook } from "../risk/risk-hook.js";
 import type { GateVerdict, RiskLimits, RiskTuning } from "../risk/types.js";
 import type { OwnOrderView } from "./own-orders.js";
@@ -94,6 +97,8 @@ export interface CycleSnapshot {
   risk: RiskContext;
   /** What the shell keeps about this (wallet, market) between cycles (signals.ts); absent: none. */
   signals?: MarketSignals | undefined;
+  /** The market's neg-risk event group (risk/event-group.ts) and the strategy's view of it; absent: in none. */
+  event?: CycleEvent | undefined;
 }
 
 export interface CycleWhy {
@@ -175,6 +180,7 @@ export function strategyQuotes(policy: Pick<CyclePolicy, "strategy">, s: CycleSn
         timeToCloseMs: s.phase.closesAtMs === null ? null : s.phase.closesAtMs - s.nowMs,
         feeTakerBps,
         quoteOutcome: o,
+        ...(s.event !== undefined ? { eventGroup: s.event.view } : {}),
       },
       state.get(o),
     );
@@ -201,6 +207,15 @@ export function quoteCycle(policy: CyclePolicy, s: CycleSnapshot, state: Strateg
   for (const d of limited.dropped) filtered.set(d.reason, (filtered.get(d.reason) ?? 0) + 1);
   for (const d of limited.resized) filtered.set(d.reason, (filtered.get(d.reason) ?? 0) + 1);
   let desired = limited.allowed;
+  // The neg-risk event group's worst case (risk.maxEventLoss), over what the limits allowed.
+  const eventCap = policy.limits.maxEventLoss;
+  if (eventCap !== undefined && s.event !== undefined && desired.length > 0) {
+    const base = eventBase(s.event.group, s.symbol, s.risk.walletName, s.exposure);
+    const ev = applyEventLimit({ group: s.event.group, market: s.symbol, base, quotes: desired, maxEventLoss: eventCap, minQuoteSize: policy.tuning.minQuoteSize });
+    const n = ev.dropped.length + ev.resized.length;
+    if (n > 0) filtered.set("event_loss", n);
+    desired = ev.allowed;
+  }
   if (policy.hook?.reviewQuotes) desired = enforcePhase(policy.hook.reviewQuotes(desired, s.risk), phase);
   // 3. reconcile
   let plan = reconcile(desired, s.live, {
