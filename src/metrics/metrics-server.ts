@@ -7,6 +7,8 @@
  *   GET  /ready          200 when started and no global halt; 503 + JSON reason otherwise
  *   POST /admin/kill     kill switch: cancel everything, stop quoting   } Authorization: Bearer
  *   POST /admin/resume   clear operator halts (kill_switch, manual, ...) } <admin.token>
+ *   POST /admin/reload   re-read the config file, apply it or refuse it  }
+ *                        (200 {hash, changed}; 422 {reason, errors}; 404 when the daemon has no file)
  *   GET  /status         the daemon's wallets, markets, orders, inventory, PnL, halts (JSON;
  *                        Authorization: Bearer <metrics.statusToken>; status-route.ts)
  *
@@ -30,10 +32,17 @@ export interface AdminResult {
   info?: Record<string, unknown>;
 }
 
+/** What a config reload answered (src/bot/engine/reload.ts ReloadOutcome fits). */
+export type ReloadAnswer =
+  | { ok: true; hash: string; previousHash: string; changed: readonly string[] }
+  | { ok: false; reason: string; hash: string; errors: readonly string[]; restartNeeded?: readonly string[] | undefined };
+
 /** What the admin routes do. The engine supplies it (risk.kill plus cancel-all on every wallet). */
 export interface AdminActions {
   kill(note: string): AdminResult | Promise<AdminResult>;
   resume(): AdminResult | Promise<AdminResult>;
+  /** POST /admin/reload; absent: the route is 404 (no config file to read). */
+  reload?(): Promise<ReloadAnswer>;
 }
 
 export interface ServerLog {
@@ -127,6 +136,7 @@ const ROUTES: Readonly<Record<string, string>> = {
   "/ready": "GET",
   "/admin/kill": "POST",
   "/admin/resume": "POST",
+  "/admin/reload": "POST",
   [STATUS_PATH]: "GET",
 };
 
@@ -175,7 +185,8 @@ export class MetricsServer {
     const allowed = ROUTES[path];
     const isAdmin = path.startsWith("/admin/");
     const isStatus = path === STATUS_PATH;
-    if (allowed === undefined || (isAdmin && this.opts.admin?.token === undefined) || (isStatus && this.opts.status?.token === undefined)) {
+    const noReload = path === "/admin/reload" && this.opts.admin?.actions.reload === undefined;
+    if (allowed === undefined || (isAdmin && this.opts.admin?.token === undefined) || (isStatus && this.opts.status?.token === undefined) || noReload) {
       sendJson(res, 404, { error: "not found" });
       return;
     }
@@ -227,6 +238,12 @@ export class MetricsServer {
       return;
     }
     const body = await readBody(req);
+    if (path === "/admin/reload") {
+      this.opts.log?.warn({ path, remote }, "admin config reload");
+      const r = await admin.actions.reload!();
+      sendJson(res, r.ok ? 200 : 422, r);
+      return;
+    }
     let result: AdminResult;
     if (path === "/admin/kill") {
       const note = noteOf(body);

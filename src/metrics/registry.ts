@@ -15,15 +15,19 @@ import { refreshScrapeMetrics } from "./collectors.js";
 import { MarketSeries } from "./market-series.js";
 import { MetricSet, type MetricSetOptions } from "./metric-set.js";
 import type { ScrapeSources } from "./scrape-sources.js";
+import { ConfigInfoMetric } from "./config-info.js";
 
 export type DaemonMetricsOptions = MetricSetOptions;
 
 export class DaemonMetrics extends MetricSet {
   /** What the market label's slots follow, and the series pruned when one is freed. */
   readonly marketSeries: MarketSeries;
+  /** mm_config_info{hash}: the active config (the engine sets it at start-up and on each applied reload). */
+  readonly configInfo: ConfigInfoMetric;
 
   constructor(opts: DaemonMetricsOptions) {
     super(opts);
+    this.configInfo = new ConfigInfoMetric(this.registry);
     this.marketSeries = new MarketSeries(this);
     this.labels.markets.track(
       () => this.marketSeries.inUse(),

@@ -88,6 +88,7 @@ export async function populate(d: Daemon): Promise<void> {
   const { observer: o, wallet, clock, gate, breaker, risk } = d;
   const w = wallet.name;
   const mk = "BTC-UP-2026";
+  d.metrics.configInfo.set("0123456789abcdef");
   o.liveQuotes(w, mk, { buy: 2, sell: 2 });
   o.ordersPlaced(w, mk, 5);
   o.ordersCancelled(w, mk, 3);

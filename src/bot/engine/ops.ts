@@ -15,6 +15,7 @@ import { instrumentTransport } from "../../metrics/http-instrument.js";
 import { MetricsServer, type AdminActions } from "../../metrics/metrics-server.js";
 import type { StatusDocument } from "../../metrics/status-route.js";
 import { MetricsObserver } from "../../metrics/observer.js";
+import { microsToNumber } from "../../core/money.js";
 import { Probes } from "../../metrics/health.js";
 import { DaemonMetrics } from "../../metrics/registry.js";
 import type { ScrapeSources, TrackerCountersSource } from "../../metrics/scrape-sources.js";
@@ -55,6 +56,12 @@ export class DaemonOps {
       clock: o.clock,
       risk: { globallyHalted: () => o.risk().globallyHalted(), halts: () => o.risk().halts() },
     });
+  }
+
+  /** A config became active (start-up, an applied reload): its hash, and the limits the metrics show. */
+  configActive(hash: string, config: Config): void {
+    this.metrics.configInfo.set(hash);
+    this.metrics.dailyLossLimit.set(microsToNumber(config.risk.dailyLossLimit));
   }
 
   /** The transport with every request timed by route template, method and status. */

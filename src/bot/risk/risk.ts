@@ -76,17 +76,35 @@ interface LossTrack {
 }
 
 export class Risk {
-  readonly limits: RiskLimits;
-  readonly tuning: RiskTuning;
+  private activeLimits: RiskLimits;
+  private activeTuning: RiskTuning;
   private readonly book = new HaltBook();
-  private readonly explained: ReadonlySet<string>;
+  private explained: ReadonlySet<string>;
   private readonly rejects = new Map<string, RejectTrack>();
   private readonly losses = new Map<string, LossTrack>();
 
   constructor(private readonly opts: RiskOptions) {
-    this.limits = opts.limits;
-    this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
-    this.explained = new Set(this.tuning.explainedRejectCodes);
+    this.activeLimits = opts.limits;
+    this.activeTuning = { ...DEFAULT_TUNING, ...opts.tuning };
+    this.explained = new Set(this.activeTuning.explainedRejectCodes);
+  }
+
+  get limits(): RiskLimits {
+    return this.activeLimits;
+  }
+
+  get tuning(): RiskTuning {
+    return this.activeTuning;
+  }
+
+  /**
+   * New limits and tuning (a config reload): the next evaluation and the next cycle use them.
+   * Halts, reject counts and the day's loss tracks are kept as they are.
+   */
+  reconfigure(limits: RiskLimits, tuning: Partial<RiskTuning> = {}): void {
+    this.activeLimits = limits;
+    this.activeTuning = { ...DEFAULT_TUNING, ...tuning };
+    this.explained = new Set(this.activeTuning.explainedRejectCodes);
   }
 
   /** Apply one batch of observations; returns the halts raised and cleared. */
