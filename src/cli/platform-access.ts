@@ -15,7 +15,7 @@ import { RealClock, type Clock } from "../core/clock.js";
 import type { Rng } from "../core/rng.js";
 import type { Config } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
-import { RateGate } from "../ratelimit/index.js";
+import { RateGate, platformGateOptions } from "../ratelimit/index.js";
 import { loadCommandConfig } from "./command-setup.js";
 
 /** Where the commands write, and what the tests replace. */
@@ -70,7 +70,7 @@ export function openPlatform(file: string, walletName: string | undefined, deps:
   const apiKey = deps.apiKey ?? config.platform.apiKey;
   const clock = deps.clock ?? new RealClock();
   const platform = config.platform;
-  const gate = new RateGate({ clock, rateLimitPerMin: platform.rateLimitPerMin, safetyMargin: platform.rateSafetyMargin });
+  const gate = new RateGate({ clock, ...platformGateOptions(platform) });
   const transport =
     deps.transport ?? new FetchTransport({ baseUrl: config.platform.baseUrl, clock, timeoutMs: platform.requestTimeoutMs });
   const client = createClient({

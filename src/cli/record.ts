@@ -18,7 +18,7 @@ import { Rng } from "../core/rng.js";
 import { DataSetWriter } from "../data/index.js";
 import { createLogger, redactSecrets } from "../log/index.js";
 import { commandClock, loadCommandConfig } from "./command-setup.js";
-import { RateGate } from "../ratelimit/index.js";
+import { RateGate, platformGateOptions } from "../ratelimit/index.js";
 import { Recorder } from "../record/index.js";
 
 export const USAGE = `Usage: mm record --config FILE --out DIR [--duration D] [--rotate-mb N] [--log-level L]
@@ -129,7 +129,7 @@ export async function recordCommand(argv: string[], io: RecordIo = processIo): P
       embedded = startEmbeddedSimulator(config, clock, logger.child({ component: "sim" }, { level: "warn" }));
       transport = embedded.transport;
     }
-    const gate = new RateGate({ clock, rateLimitPerMin: config.platform.rateLimitPerMin, safetyMargin: config.platform.rateSafetyMargin });
+    const gate = new RateGate({ clock, ...platformGateOptions(config.platform) });
     const client = createClient({
       ...(transport !== undefined ? { transport } : { baseUrl: config.mode === "live" ? config.platform.baseUrl : "" }),
       ...(config.mode === "live" ? { apiKey: config.platform.apiKey } : embedded !== undefined ? { apiKey: embedded.apiKey } : {}),

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { moneyField, pathField, priceField, secretField, textField, type LoadContext } from "./fields.js";
 import { liveWalletsSchema, simulatorWalletsSchema } from "./wallets.js";
 import { recordSectionSchema } from "./record-section.js";
+import { bucketOverridesSchema } from "../ratelimit/overrides.js";
 import { checkShardId, localAddressSchema, shardSchema } from "./shard-section.js";
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER): z.ZodInt => z.int().min(min).max(max);
@@ -26,6 +27,7 @@ function platformRateFields(): {
   requestTimeoutMs: z.ZodDefault<z.ZodInt>;
   rateSafetyMargin: z.ZodDefault<z.ZodNumber>;
   localAddress: z.ZodOptional<z.ZodString>;
+  rateLimits: z.ZodOptional<ReturnType<typeof bucketOverridesSchema>>;
 } {
   return {
     /** Only multi_wallet partners are supported by the daemon (one key, many X-User-Wallet). */
@@ -37,6 +39,8 @@ function platformRateFields(): {
     rateSafetyMargin: z.number().min(0).max(0.5).default(0.1),
     /** Outgoing HTTP and WebSocket connections leave from this local IP (shard-section.ts). */
     localAddress: localAddressSchema(),
+    /** The environment's own numbers for 8.2 buckets (bucket id -> { limit, windowSec }); absent: the spec's defaults. */
+    rateLimits: bucketOverridesSchema().optional(),
   };
 }
 

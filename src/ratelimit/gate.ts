@@ -119,7 +119,8 @@ const CLASS_PROBE: Readonly<Record<RequestClass, readonly [string, string]>> = {
 export class RateGate {
   private readonly ledger: WindowLedger;
   private readonly scheduler: AdmissionScheduler;
-  private readonly table: RateTable;
+  /** The buckets this gate paces (the 8.2 table, or a deployment's overrides of it). */
+  readonly table: RateTable;
   private readonly admittedAt = new WeakMap<Waiter, number>();
   private readonly entryMemo = new WeakMap<readonly BucketRule[], Map<string, readonly LedgerEntry[]>>();
   private seq = 0;

@@ -4,4 +4,5 @@ export * from "./keys.js";
 export * from "./windows.js";
 export * from "./fixed-window.js";
 export * from "./gate.js";
+export * from "./overrides.js";
 export type { LedgerEntry } from "./window-ledger.js";

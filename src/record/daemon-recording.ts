@@ -36,7 +36,7 @@ import type { RecordKind, RecordSettings } from "../config/record-section.js";
 import { DataSetWriter, type NewEvent, type SealInfo } from "../data/index.js";
 import type { Logger } from "../log/index.js";
 import { routeTemplate } from "../metrics/index.js";
-import { bucketsFor, requestClass, type RateGate } from "../ratelimit/index.js";
+import { requestClass, type RateGate } from "../ratelimit/index.js";
 import type { HttpRequest, HttpResponse, Transport } from "../wire/transport.js";
 import { Recorder } from "./recorder.js";
 
@@ -349,12 +349,12 @@ export class DaemonRecording {
  * Room for one more recorder read of `path` in the gate's windows, beyond what the daemon's own
  * poller of that bucket (its rate per minute in `daemonPerMin`) will take before the window ends.
  */
-export function roomBeyond(gate: Pick<RateGate, "remainingFor" | "stats">, daemonPerMin: Readonly<Record<string, number>>): (method: string, path: string) => number {
+export function roomBeyond(gate: Pick<RateGate, "remainingFor" | "stats" | "table">, daemonPerMin: Readonly<Record<string, number>>): (method: string, path: string) => number {
   return (method, path) => {
     const remaining = gate.remainingFor(method, path);
     const perMin = daemonPerMin[path] ?? 0;
     if (!Number.isFinite(remaining) || perMin <= 0) return remaining;
-    const ip = bucketsFor(method, path).filter((r) => r.scope === "ip");
+    const ip = gate.table.bucketsFor(method, path).filter((r) => r.scope === "ip");
     let reserve = 0;
     for (const r of ip) {
       const s = gate.stats().find((x) => x.bucket === r.id);

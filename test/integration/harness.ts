@@ -40,6 +40,8 @@ export interface SimSpec {
   markets: MarketSpec[];
   seed?: number;
   rateLimitPerMin?: number;
+  /** The platform's own numbers for 8.2 buckets (scenario `platform.rateLimits`). */
+  rateLimits?: Record<string, { limit?: number; windowSec?: number }>;
 }
 
 export function walletKey(i: number): string {
@@ -71,7 +73,7 @@ export function scenarioYaml(spec: SimSpec, start: string = new Date(START).toIS
     .join("\n");
   return `seed: ${spec.seed ?? 11}
 start: "${start}"
-platform: { defaultFeeTakerBps: 100 }
+platform: { defaultFeeTakerBps: 100${spec.rateLimits === undefined ? "" : `, rateLimits: ${JSON.stringify(spec.rateLimits)}`} }
 partners:
   - id: mm
     name: Integration MM

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketsFor, type BucketStats } from "../../src/ratelimit/index.js";
+import { bucketsFor, DEFAULT_RATE_TABLE, type BucketStats } from "../../src/ratelimit/index.js";
 import { roomBeyond } from "../../src/record/index.js";
 
 const BOOK = "/api/markets/x/orderbook";
@@ -8,6 +8,7 @@ const ipId = bucketsFor("GET", BOOK).find((r) => r.scope === "ip")!.id;
 /** A gate whose orderbook ip bucket has `remaining` room and ends its 60 s window in `resetInMs`. */
 const gate = (remaining: number, resetInMs: number) => ({
   remainingFor: () => remaining,
+  table: DEFAULT_RATE_TABLE,
   stats: (): BucketStats[] => [{ bucket: ipId, resetInMs } as BucketStats],
 });
 

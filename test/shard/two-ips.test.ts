@@ -1,11 +1,15 @@
 /**
  * Two sharded daemons, each bound to its own loopback address (127.0.0.2 and 127.0.0.3), against
  * one simulator over real HTTP and WebSocket: the simulator sees each replica's requests from its
- * own source address (so each has its own IP buckets, spec 8.1), there is no 429, and no wallet
- * ever has orders of both replicas. The rate both reach is printed; NOT asserted: at this size
- * (the daemon batches places and cancels) it stays far below one IP's 6000 POST /api/orders/* per
- * 60 s (spec 8.2), and a run that exceeds it needs a scaled-down IP bucket in the simulator or a
- * virtual-clock run, not built yet (see the report of issue 15, item 6).
+ * own source address (so each has its own IP buckets, spec 8.1), there is no 429, no wallet ever
+ * has orders of both replicas, and together they place more than one IP's `POST /api/orders/*`
+ * bucket allows.
+ *
+ * The bucket is scaled down (30 per 5 s instead of the spec's 6000 per 60 s) in the simulator's
+ * scenario and in both daemons' configs alike (`platform.rateLimits`, src/ratelimit/overrides.ts),
+ * so the limit is reached in seconds: a test at the spec's size would need each replica above 50
+ * places a second for a minute. The claim is the same: in one window of the bucket, the two
+ * addresses together sent more than the bucket lets one address send, and none was refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RealClock } from "../../src/core/clock.js";
@@ -23,9 +27,10 @@ import { API_KEY, daemonConfig, scenarioYaml, silent, walletAddress } from "../i
 const WALLETS = 6;
 const MARKETS = ["IPA", "IPB", "IPC", "IPD", "IPE", "IPF"];
 const ADDRESSES = ["127.0.0.2", "127.0.0.3"];
-/** One IP's `POST /api/orders/*` bucket, spec 8.2. */
-const IP_BUCKET_PER_MIN = 6000;
-const MEASURE_MS = 8_000;
+/** One IP's `POST /api/orders/*` bucket, scaled down from spec 8.2's 6000 per 60 s (see the header). */
+const IP_BUCKET = { limit: 30, windowSec: 5 };
+const RATE_LIMITS = { "orders-post-ip": IP_BUCKET };
+const MEASURE_MS = 15_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -35,11 +40,13 @@ describe("two replicas on two source addresses", () => {
   let server: SimServer;
   const daemons: Daemon[] = [];
   const posts = new Map<string, number>();
+  /** POST /api/orders/* per window of the ip bucket (its start, epoch-aligned as the simulator counts) and address. */
+  const perWindow = new Map<number, Map<string, number>>();
   const tooMany: string[] = [];
   let counting = false;
 
   beforeAll(async () => {
-    const yaml = scenarioYaml({ wallets: WALLETS, rateLimitPerMin: 6000, markets: MARKETS.map((symbol) => ({ symbol, opensAt: "-10m", closesAt: "+1d", takerArrivalPerMin: 30 })) }, "now");
+    const yaml = scenarioYaml({ wallets: WALLETS, rateLimitPerMin: 6000, rateLimits: RATE_LIMITS, markets: MARKETS.map((symbol) => ({ symbol, opensAt: "-10m", closesAt: "+1d", takerArrivalPerMin: 30 })) }, "now");
     sim = new Simulator(parseScenario(yaml, "two-ips.yaml"), { clock, flowRefreshMs: 500 });
     server = new SimServer({ sim, routes: allRoutes(), logger: silent() });
     const url = await server.listen("127.0.0.1", 0);
@@ -47,7 +54,15 @@ describe("two replicas on two source addresses", () => {
     server.pipeline.handle = async (raw) => {
       const out = await handle(raw);
       if (out.status === 429) tooMany.push(`${raw.remoteAddress} ${raw.method} ${raw.url}`);
-      if (counting && raw.method === "POST" && raw.url.startsWith("/api/orders/")) posts.set(raw.remoteAddress ?? "?", (posts.get(raw.remoteAddress ?? "?") ?? 0) + 1);
+      if (counting && raw.method === "POST" && raw.url.startsWith("/api/orders/")) {
+        const from = raw.remoteAddress ?? "?";
+        posts.set(from, (posts.get(from) ?? 0) + 1);
+        const windowMs = IP_BUCKET.windowSec * 1000;
+        const start = Math.floor(Date.now() / windowMs) * windowMs;
+        const w = perWindow.get(start) ?? new Map<string, number>();
+        w.set(from, (w.get(from) ?? 0) + 1);
+        perWindow.set(start, w);
+      }
       return out;
     };
     sim.start();
@@ -59,7 +74,7 @@ describe("two replicas on two source addresses", () => {
         strategy: { levels: 3, halfSpreadTicks: 2 },
         // Every order replaced each second: far more sends than one IP's bucket carries.
         quoting: { refreshMs: 250, maxOrderAgeSec: 1, priceToleranceTicks: 0 },
-        platform: { rateLimitPerMin: 6000 },
+        platform: { rateLimitPerMin: 6000, rateLimits: RATE_LIMITS },
       });
       daemons.push(
         createDaemon({ ...base, shard: { index, count: 2 } }, {
@@ -92,14 +107,21 @@ describe("two replicas on two source addresses", () => {
   });
 
   it("each replica's order sends come from its own address, with no 429", () => {
-    const perMin = (n: number): number => (n * 60_000) / MEASURE_MS;
     const a = posts.get(ADDRESSES[0]!) ?? 0;
     const b = posts.get(ADDRESSES[1]!) ?? 0;
-    console.log(`POST /api/orders/* in ${MEASURE_MS / 1000} s: ${ADDRESSES[0]} ${a}, ${ADDRESSES[1]} ${b}; together ${Math.round(perMin(a + b))}/min (one IP's bucket: ${IP_BUCKET_PER_MIN}/min)`);
+    console.log(`POST /api/orders/* in ${MEASURE_MS / 1000} s: ${ADDRESSES[0]} ${a}, ${ADDRESSES[1]} ${b} (one IP's bucket here: ${IP_BUCKET.limit} per ${IP_BUCKET.windowSec} s)`);
     expect([...posts.keys()].sort()).toEqual(ADDRESSES);
     expect(a).toBeGreaterThan(0);
     expect(b).toBeGreaterThan(0);
     expect(tooMany).toEqual([]);
+  });
+
+  it("together they send more in one window than one IP's bucket allows, neither address above it", () => {
+    const windows = [...perWindow.entries()].map(([start, byIp]) => ({ start, byIp, total: [...byIp.values()].reduce((x, y) => x + y, 0) }));
+    for (const w of windows) for (const [ip, n] of w.byIp) expect(n, `${ip} in the window at ${w.start}`).toBeLessThanOrEqual(IP_BUCKET.limit);
+    const best = Math.max(...windows.map((w) => w.total));
+    console.log(`busiest ${IP_BUCKET.windowSec} s window: ${best} POST /api/orders/* from two addresses (one address may send ${IP_BUCKET.limit})`);
+    expect(best).toBeGreaterThan(IP_BUCKET.limit);
   });
 
   it("no wallet ever has orders of both replicas", () => {

@@ -32,7 +32,7 @@ import { MinHeap } from "../../core/min-heap.js";
 import { Rng } from "../../core/rng.js";
 import type { BookEvent, DataEvent, MarketEvent, TradeEvent } from "../../data/events.js";
 import type { Levels } from "../../data/levels.js";
-import { RateGate } from "../../ratelimit/index.js";
+import { RateGate, platformGateOptions } from "../../ratelimit/index.js";
 import { marketSummary, type MarketSummary } from "../../wire/markets.js";
 import { createStrategyRunner } from "../../../strategies/registry.js";
 import { FillLedger } from "../../bot/fills/fill-ledger.js";
@@ -247,7 +247,7 @@ export class FastEngine {
 
   constructor(o: FastOptions) {
     this.o = o;
-    this.gate = new RateGate({ clock: this.clock, rateLimitPerMin: o.config.platform.rateLimitPerMin, safetyMargin: o.config.platform.rateSafetyMargin });
+    this.gate = new RateGate({ clock: this.clock, ...platformGateOptions(o.config.platform) });
     this.rng = new Rng(o.seed);
     this.queue = queueModelFactory(o.queue);
     this.series = o.series === true ? fastSeries({ wallet: WALLET, inventory: this.inventory, tracker: this.tracker, markets: this.markets }) : undefined;

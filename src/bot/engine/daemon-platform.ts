@@ -10,7 +10,7 @@ import type { Clock } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../log/index.js";
-import { RateGate, bucketsFor } from "../../ratelimit/index.js";
+import { RateGate, platformGateOptions, type RateTable } from "../../ratelimit/index.js";
 import type { DaemonDeps } from "./daemon-types.js";
 import { RestBookPoller, type EventSeq } from "../market/market-data.js";
 import { MarketRegistry } from "../market/market-registry.js";
@@ -56,8 +56,8 @@ export interface PlatformLink {
 const TRADES_PATH = "/api/markets/x/trades";
 
 /** Requests per minute of the ip bucket `path` draws on (the tightest, when several). */
-function ipBucketPerMin(path: string): number {
-  const rules = bucketsFor("GET", path).filter((r) => r.scope === "ip");
+function ipBucketPerMin(table: RateTable, path: string): number {
+  const rules = table.bucketsFor("GET", path).filter((r) => r.scope === "ip");
   if (rules.length === 0) throw new Error(`no ip bucket for GET ${path}`);
   return Math.min(...rules.map((r) => (r.limit * 60) / r.windowSec));
 }
@@ -69,8 +69,7 @@ export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
     deps.gate ??
     new RateGate({
       clock,
-      rateLimitPerMin: platform.rateLimitPerMin,
-      safetyMargin: platform.rateSafetyMargin,
+      ...platformGateOptions(platform),
       onWait: (bucket, ms) => ops.events.rateGateWait(bucket, ms),
     });
   const apiKey = deps.apiKey ?? (config.mode === "live" ? config.platform.apiKey : undefined);
@@ -114,7 +113,7 @@ export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
     seq: p.seq,
   });
   const tradeShare = p.tuning.tradeBudgetShare;
-  const tradeBudget = tradeShare > 0 ? Math.max(1, Math.floor(ipBucketPerMin(TRADES_PATH) * (1 - platform.rateSafetyMargin) * tradeShare)) : 0;
+  const tradeBudget = tradeShare > 0 ? Math.max(1, Math.floor(ipBucketPerMin(gate.table, TRADES_PATH) * (1 - platform.rateSafetyMargin) * tradeShare)) : 0;
   const trades = new RestTradeFeed({
     markets: client.markets,
     clock,

@@ -27,7 +27,7 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../../log/index.js";
 import { createLogger } from "../../log/index.js";
-import { bucketsFor, decisionHeaders, FixedWindowLimiter, parseIp } from "../../ratelimit/index.js";
+import { decisionHeaders, FixedWindowLimiter, parseIp, rateTableWith, type RateTable } from "../../ratelimit/index.js";
 import { errorEnvelope, rateLimitedEnvelope, type ErrorEnvelope } from "../../wire/errors.js";
 import type { Fault } from "../platform/faults.js";
 import type { PlatformFailure } from "../platform/errors.js";
@@ -209,6 +209,8 @@ export class Pipeline {
   readonly router: Router;
   readonly sim: Simulator;
   readonly limiter: FixedWindowLimiter;
+  /** The 8.2 buckets this platform enforces: the spec's defaults with the scenario's overrides. */
+  readonly rateTable: RateTable;
   private readonly logger: Logger;
   private readonly idSeed: number;
   private readonly rateLimits: boolean;
@@ -223,6 +225,7 @@ export class Pipeline {
     this.rateLimits = opts.rateLimits ?? true;
     this.trustForwardedFor = opts.trustForwardedFor ?? true;
     this.limiter = new FixedWindowLimiter(opts.sim.clock);
+    this.rateTable = rateTableWith(opts.sim.platform.scenario.platform.rateLimits);
   }
 
   /** Never rejects: every failure becomes an error envelope. */
@@ -376,7 +379,7 @@ export class Pipeline {
     nowMs: number,
   ): { headers: Record<string, string>; refused?: SimResponse } {
     if (!this.rateLimits) return { headers: {} };
-    const rules = bucketsFor(method, url);
+    const rules = this.rateTable.bucketsFor(method, url);
     if (rules.length === 0) return { headers: {} };
     const subjects = auth ? { ip, partner: auth.partner.id, ...(auth.wallet !== null ? { wallet: auth.wallet } : {}) } : { ip };
     const decision = this.limiter.check(rules, subjects, nowMs, auth ? { rateLimitPerMin: auth.partner.rateLimitPerMin } : {});

@@ -12,6 +12,7 @@ import { FAULT_KINDS } from "./faults.js";
 import { keyIssuanceProblem, parseApiKey, SCOPES } from "./keys.js";
 import { MARKET_STATUSES } from "./lifecycle.js";
 import { KNOWN_STAGES as STAGES } from "../../wire/enums.js";
+import { bucketOverridesSchema } from "../../ratelimit/overrides.js";
 import type { Partner, PARTNER_KINDS } from "./partners.js";
 import { parseTimeSpec, resolveTimeSpec, type TimeSpec } from "./time.js";
 import { flowSchema } from "./flow-schema.js";
@@ -47,6 +48,8 @@ const platformSchema = z.strictObject({
       collateral: address.optional(),
     })
     .prefault({}),
+  /** The environment's own numbers for 8.2 buckets (src/ratelimit/overrides.ts); absent: the spec's defaults. */
+  rateLimits: bucketOverridesSchema().optional(),
 });
 
 const keySchema = z.strictObject({
