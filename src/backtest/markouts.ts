@@ -14,16 +14,11 @@
  * the end of the data, or with no mid then, has no markout at that horizon (null).
  */
 import { divRound, formatMicros, type Micros } from "../core/money.js";
+import type { FillSide } from "../bot/quote/adverse/markout.js";
 
-/** 1 s, 5 s, 30 s, 60 s, 5 min. */
-export const MARKOUT_HORIZONS_MS: readonly number[] = [1_000, 5_000, 30_000, 60_000, 300_000];
-
-export type FillSide = "BUY" | "SELL";
-
-/** The signed markout of one fill per share (micros): positive is good for us. */
-export function markoutPerShare(side: FillSide, price: Micros, mid: Micros): Micros {
-  return side === "BUY" ? mid - price : price - mid;
-}
+// The definition of a signed markout is shared with the daemon's live tracker (src/bot must not
+// import src/backtest): it lives in src/bot/quote/adverse/markout.ts.
+export { MARKOUT_HORIZONS_MS, markoutPerShare, type FillSide } from "../bot/quote/adverse/markout.js";
 
 export interface MarkoutGroup {
   side: FillSide | "all";
