@@ -18,6 +18,7 @@ import { parseTimeSpec, resolveTimeSpec, type TimeSpec } from "./time.js";
 import { flowSchema } from "./flow-schema.js";
 import { amount, duration, probabilityPrice, quantity } from "./scenario-values.js";
 import { eventMatchSchema, expandBlock, generateBlockSchema } from "./scenario-generate.js";
+import { challengeSchema, checkChallenges } from "./challenges-schema.js";
 
 /** The stage enum of spec 2.2, as the wire contract lists it. */
 export { STAGES };
@@ -215,6 +216,8 @@ const baseSchema = z.strictObject({
   /** Generated catalogue blocks (scenario-generate.ts), appended to `events` in order. */
   generate: z.array(generateBlockSchema).default([]),
   faults: z.array(faultSchema).default([]),
+  /** Resolution challenges (spec 4.9, challenges-schema.ts). */
+  challenges: z.array(challengeSchema).default([]),
 });
 
 type Base = z.output<typeof baseSchema>;
@@ -355,6 +358,9 @@ function withGenerated(s: Base): Base {
 export const scenarioSchema = baseSchema.transform(withGenerated).superRefine((s, ctx) => {
   checkPartnersAndWallets(s, ctx);
   checkMarkets(s, ctx);
+  const markets = new Map(s.events.flatMap((e) => e.markets.flatMap((m) => (m.symbol === undefined ? [] : [[m.symbol, m.outcomeLabels.length] as const]))));
+  const walletNames = new Set(s.wallets.flatMap((w) => (w.name === undefined ? [] : [w.name])));
+  checkChallenges(s.challenges, { startMs: s.start.kind === "absolute" ? s.start.atMs : undefined, markets, walletNames }, (path, message) => issue(ctx, path, message));
 });
 
 export type Scenario = z.output<typeof scenarioSchema>;

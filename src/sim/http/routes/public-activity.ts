@@ -7,10 +7,12 @@
  *      it}], nextCursor}: the wallet's fills, newest first; an address with no activity answers
  *      an empty page; a malformed address is 400 invalid_request.
  *   GET /api/challenges?cursor&limit, GET /api/markets/{symbol}/challenges?cursor&limit
- *     {challenges: [], nextCursor: null}: the simulator has no resolution challenges (limit
- *     default 50; unknown symbol 404 market_not_found).
+ *     {challenges, nextCursor}: the scenario's resolution challenges (src/sim/desk/challenges.ts),
+ *     newest first, keyset cursor; limit default 50, above 200 clamped; a cursor not of this
+ *     endpoint is 400 invalid_request; unknown symbol 404 market_not_found.
  */
 import { partyTradeJson, roleOf } from "../../desk/format.js";
+import { challengePage, type ChallengeKey } from "../../desk/challenges.js";
 import type { RouteContext, RouteDef, SimRequest, SimResponse } from "../types.js";
 import { base64url, clampedLimit, fail, first, fromBase64url, ok } from "./public-common.js";
 
@@ -72,19 +74,32 @@ function vaultActivity(req: SimRequest, ctx: RouteContext): SimResponse {
   return activityOf(req, ctx, owner.address);
 }
 
-function challenges(req: SimRequest, ctx: RouteContext): SimResponse {
+function challengesOf(req: SimRequest, ctx: RouteContext, symbol: string | undefined): SimResponse {
   const limit = clampedLimit(req, ctx, CHALLENGES_DEFAULT_LIMIT, CHALLENGES_MAX_LIMIT);
   if (!limit.ok) return limit.response;
-  if (first(req.query, "cursor") !== undefined) return badCursor(ctx);
-  return ok({ challenges: [], nextCursor: null });
+  const cursorText = first(req.query, "cursor");
+  let after: ChallengeKey | undefined;
+  if (cursorText !== undefined) {
+    const m = /^ch:(\d{1,15}):([A-Za-z0-9._-]{1,64})$/.exec(fromBase64url(cursorText) ?? "");
+    if (m === null) return badCursor(ctx);
+    after = { createdAtMs: Number(m[1]), id: m[2]! };
+  }
+  const page = challengePage(ctx.sim.platform, ctx.nowMs, { limit: limit.value, ...(symbol === undefined ? {} : { symbol }), ...(after === undefined ? {} : { after }) });
+  const last = page.last;
+  return ok({ challenges: page.rows, nextCursor: page.more && last !== undefined ? base64url(`ch:${last.createdAtMs}:${last.id}`) : null });
+}
+
+function challenges(req: SimRequest, ctx: RouteContext): SimResponse {
+  return challengesOf(req, ctx, undefined);
 }
 
 function marketChallenges(req: SimRequest, ctx: RouteContext): SimResponse {
   const symbol = req.params.symbol ?? "";
-  if (ctx.sim.platform.catalogue.marketBySymbol(symbol) === undefined) {
+  const market = ctx.sim.platform.catalogue.marketBySymbol(symbol);
+  if (market === undefined) {
     return fail(ctx, 404, "market_not_found", `no market with symbol ${JSON.stringify(symbol)}`, { symbol });
   }
-  return challenges(req, ctx);
+  return challengesOf(req, ctx, market.symbol);
 }
 
 export const activityRoutes: RouteDef[] = [
