@@ -16,7 +16,7 @@
  *   ... routes ...
  *   sim.stop();
  */
-import type { Clock } from "../core/clock.js";
+import type { Clock, TimerHandle } from "../core/clock.js";
 import type { Micros } from "../core/money.js";
 import { Rng } from "../core/rng.js";
 import type { RecoveryCache } from "../signing/index.js";
@@ -46,6 +46,11 @@ export interface SimulatorOptions {
   flowRefreshMs?: number;
   /** Signature recovery cache (default the process-wide one; null: none). */
   recoveryCache?: RecoveryCache | null;
+  /**
+   * When a RESOLVED / VOIDED market pays its holders: 0 (default) at once; a number of ms later on
+   * the clock; null never (until `releasePayouts`). Tests of late payouts use it; see `setPayoutDelay`.
+   */
+  payoutDelayMs?: number | null;
 }
 
 export type MarketMoveResult = { ok: true; transition: Transition; market: Market } | PlatformFailure;
@@ -69,6 +74,9 @@ export class Simulator {
   readonly settlements = new Map<string, ResolutionResult>();
   private readonly flowEnabled: boolean;
   private started = false;
+  private payoutDelayMs: number | null;
+  /** Deferred payouts waiting for their time: symbol -> timer handle (null: withheld). */
+  private readonly payoutTimers = new Map<string, TimerHandle | null>();
 
   constructor(scenario: Scenario, opts: SimulatorOptions) {
     this.clock = opts.clock;
@@ -76,6 +84,7 @@ export class Simulator {
     this.rng = new Rng(seeded.seed);
     this.verifySignatures = opts.verifySignatures ?? true;
     this.flowEnabled = opts.flow ?? true;
+    this.payoutDelayMs = checkedPayoutDelay(opts.payoutDelayMs ?? 0);
     this.platform = createSimPlatform(seeded, {
       clock: opts.clock,
       ...(opts.pepper ? { pepper: opts.pepper } : {}),
@@ -164,12 +173,12 @@ export class Simulator {
     const em = this.engine.market(m.symbol);
     if (em.phase === "resolved" || em.phase === "voided") return;
     const s = state.status;
-    if (s === "RESOLVED") {
-      this.settlements.set(m.symbol, this.engine.resolve(m.symbol, state.payoutNumerators ?? []));
-      return;
-    }
-    if (s === "VOIDED") {
-      this.settlements.set(m.symbol, this.engine.voidMarket(m.symbol));
+    if (s === "RESOLVED" || s === "VOIDED") {
+      const defer = this.payoutDelayMs !== 0;
+      const opts = { deferPayout: defer };
+      const r = s === "RESOLVED" ? this.engine.resolve(m.symbol, state.payoutNumerators ?? [], opts) : this.engine.voidMarket(m.symbol, opts);
+      this.settlements.set(m.symbol, r);
+      if (defer) this.schedulePayout(m.symbol);
       return;
     }
     this.engine.setHalted(m.symbol, HALTED.has(s));
@@ -202,10 +211,57 @@ export class Simulator {
   }
 
   // ---------------------------------------------------------------------------------------
+  // Payouts of settled markets (docs/simulator.md, "Late payouts")
+
+  /**
+   * The delay of payouts of markets settled from now on: 0 at once, ms on the clock, null never
+   * (withheld until `releasePayouts`). Payouts already waiting keep their schedule.
+   */
+  setPayoutDelay(ms: number | null): void {
+    this.payoutDelayMs = checkedPayoutDelay(ms);
+  }
+
+  /** Settled markets whose holders have not been paid yet. */
+  pendingPayouts(): string[] {
+    return this.engine.unpaidMarkets();
+  }
+
+  /** Pay the deferred payouts now (all, or those of the given markets by id, symbol or slug); the symbols paid. */
+  releasePayouts(refs?: readonly string[]): string[] {
+    const symbols = refs === undefined ? this.engine.unpaidMarkets() : refs.map((r) => this.market(r)?.symbol ?? r);
+    return symbols.filter((sym) => this.payNow(sym));
+  }
+
+  private schedulePayout(symbol: string): void {
+    const delay = this.payoutDelayMs;
+    if (delay === null) {
+      this.payoutTimers.set(symbol, null);
+      return;
+    }
+    this.payoutTimers.set(symbol, this.clock.setTimeout(() => void this.payNow(symbol), delay));
+  }
+
+  private payNow(symbol: string): boolean {
+    const t = this.payoutTimers.get(symbol);
+    if (t !== undefined && t !== null) this.clock.clearTimeout(t);
+    this.payoutTimers.delete(symbol);
+    const paid = this.engine.payOut(symbol);
+    if (paid === undefined) return false;
+    const r = this.settlements.get(symbol);
+    if (r !== undefined) this.settlements.set(symbol, { ...r, payouts: paid.payouts, dust: paid.dust });
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------
   // Money
 
   /** Credit settlement token (micros) to a wallet. */
   fund(wallet: string, amount: Micros): void {
     this.engine.deposit(wallet.toLowerCase(), amount);
   }
+}
+
+function checkedPayoutDelay(ms: number | null): number | null {
+  if (ms !== null && !(Number.isSafeInteger(ms) && ms >= 0)) throw new RangeError(`payoutDelayMs must be a non-negative integer of ms or null (never), got ${String(ms)}`);
+  return ms;
 }

@@ -35,8 +35,13 @@ import { bookSnapshot } from "./snapshot.js";
 import { balanceOf, positionsOf } from "./views.js";
 import type {
   BalanceView, BookSnapshot, CancelResult, EndReason, EventSink, IdSource, MarketSpec, OrderInfo,
-  PlaceRequest, PlaceResult, PositionView, RejectCode, ResolutionResult, TradeRecord,
+  PayoutRow, PlaceRequest, PlaceResult, PositionView, RejectCode, ResolutionResult, TradeRecord,
 } from "./types.js";
+
+/** How a market settles: `deferPayout` settles it (orders cancelled, status terminal) but pays later (`payOut`). */
+export interface SettleOptions {
+  deferPayout?: boolean;
+}
 
 export interface EngineOptions {
   clock: Clock;
@@ -60,6 +65,8 @@ export class MatchingEngine extends Matcher {
   /** @internal markets by id, for snapshots and invariant checks. */
   readonly markets = new Map<string, MarketState>();
   private readonly expiry = new ExpiryHeap();
+  /** Settled markets whose payout is deferred: their numerators. */
+  private readonly unpaid = new Map<string, bigint[]>();
 
   constructor(opts: EngineOptions) {
     const st = new OrderStore(opts.capacity ?? 1024);
@@ -309,17 +316,35 @@ export class MatchingEngine extends Matcher {
     this.ledger.transferShares(this.ledger.account(from), this.ledger.account(to), m, outcome, qty, costPrice);
   }
 
-  /** Resolve: cancel open orders, then pay every position qty * numerator / sum(numerators). */
-  resolve(marketId: string, payoutNumerators: readonly (number | bigint)[]): ResolutionResult {
-    return this.settleMarket(marketId, payoutNumerators, "market_resolved");
+  /**
+   * Resolve: cancel open orders, then pay every position qty * numerator / sum(numerators).
+   * `deferPayout`: settle the market now but pay later (`payOut`): the shares stay until then.
+   */
+  resolve(marketId: string, payoutNumerators: readonly (number | bigint)[], opts: SettleOptions = {}): ResolutionResult {
+    return this.settleMarket(marketId, payoutNumerators, "market_resolved", opts);
   }
 
   /** Void: every outcome pays 1/outcomeCount (the conditional-token convention for an invalid market). */
-  voidMarket(marketId: string): ResolutionResult {
-    return this.settleMarket(marketId, new Array<bigint>(this.market(marketId).outcomeCount).fill(1n), "market_voided");
+  voidMarket(marketId: string, opts: SettleOptions = {}): ResolutionResult {
+    return this.settleMarket(marketId, new Array<bigint>(this.market(marketId).outcomeCount).fill(1n), "market_voided", opts);
   }
 
-  private settleMarket(marketId: string, nums: readonly (number | bigint)[], reason: "market_resolved" | "market_voided"): ResolutionResult {
+  /** Settled markets whose payout was deferred and not made yet. */
+  unpaidMarkets(): string[] {
+    return [...this.unpaid.keys()];
+  }
+
+  /** Make a deferred payout now (its rows and dust); undefined when the market has none pending. */
+  payOut(marketId: string): { payouts: PayoutRow[]; dust: Micros } | undefined {
+    const numerators = this.unpaid.get(marketId);
+    if (numerators === undefined) return undefined;
+    this.unpaid.delete(marketId);
+    const dustBefore = this.ledger.houseDust;
+    const payouts = this.ledger.payout(this.market(marketId), numerators);
+    return { payouts, dust: this.ledger.houseDust - dustBefore };
+  }
+
+  private settleMarket(marketId: string, nums: readonly (number | bigint)[], reason: "market_resolved" | "market_voided", opts: SettleOptions): ResolutionResult {
     const m = this.market(marketId);
     if (m.phase === "resolved" || m.phase === "voided") throw new Error(`market ${marketId} is already settled`);
     if (nums.length !== m.outcomeCount) throw new Error(`payoutNumerators needs ${m.outcomeCount} entries`);
@@ -328,10 +353,14 @@ export class MatchingEngine extends Matcher {
       throw new Error("payoutNumerators must be non-negative with a positive sum");
     }
     const cancelled = this.cancelMarketOrders(marketId, reason);
-    const dustBefore = this.ledger.houseDust;
-    const payouts = this.ledger.payout(m, numerators);
     m.phase = reason === "market_resolved" ? "resolved" : "voided";
     m.payoutNumerators = numerators;
+    if (opts.deferPayout === true) {
+      this.unpaid.set(marketId, numerators);
+      return { marketId, payoutNumerators: numerators, cancelled, payouts: [], dust: 0n };
+    }
+    const dustBefore = this.ledger.houseDust;
+    const payouts = this.ledger.payout(m, numerators);
     return { marketId, payoutNumerators: numerators, cancelled, payouts, dust: this.ledger.houseDust - dustBefore };
   }
 

@@ -1,4 +1,4 @@
-export { MatchingEngine, counterIds, type EngineOptions } from "./engine.js";
+export { MatchingEngine, counterIds, type EngineOptions, type SettleOptions } from "./engine.js";
 export { Ledger, LedgerError, type LedgerOptions } from "./ledger.js";
 export { checkInvariants } from "./invariants.js";
 export { balanceOf, positionsOf, partyFill } from "./views.js";

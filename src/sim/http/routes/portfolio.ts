@@ -7,7 +7,6 @@
  */
 import type { DeskAnswer } from "../../desk/answers.js";
 import {
-  autoRedeem,
   depositLimits,
   emptyList,
   feeTier,
@@ -16,6 +15,7 @@ import {
   portfolio,
 } from "../../desk/accounts.js";
 import { balances, fees, positions, trades, vaultInfo } from "../../desk/portfolio.js";
+import { autoRedeemState, balanceEvents } from "../../desk/settlement-reads.js";
 import type { Caller } from "../../desk/caller.js";
 import type { HttpMethod, RouteContext, RouteDef, Scope, SimRequest, SimResponse } from "../types.js";
 import { callerOf, noWallet } from "./orders.js";
@@ -47,9 +47,9 @@ export const portfolioRoutes: RouteDef[] = [
   walletRoute("/api/me/fees", (c, req, ctx) => fees(ctx.sim.engine, c.wallet, req.query)),
   walletRoute("/api/me/portfolio", (c, _req, ctx) => portfolio(ctx.sim.platform, ctx.sim.engine, c.wallet, ctx.nowMs)),
   walletRoute("/api/me/fee-tier", (c) => feeTier(c.wallet)),
-  walletRoute("/api/me/auto-redeem", (c) => autoRedeem(c.wallet)),
+  walletRoute("/api/me/auto-redeem", (c, _req, ctx) => autoRedeemState(ctx.sim.platform, ctx.sim.engine, c.wallet)),
   walletRoute("/api/me/deposit-limits", (c) => depositLimits(c.wallet)),
-  walletRoute("/api/me/balance-events", (c, req) => emptyList(c.wallet, "events", req.query)),
+  walletRoute("/api/me/balance-events", (c, req, ctx) => balanceEvents(ctx.sim.engine, c.wallet, req.query)),
   walletRoute("/api/me/splits-merges", (c, req) => emptyList(c.wallet, "operations", req.query)),
   walletRoute("/api/me/splits-merges/unlockable", (c, req) => emptyList(c.wallet, "operations", req.query, false)),
   walletRoute("/api/me/splits-merges/:opId/unlock", (_c, req) => operationNotFound(req.params.opId ?? ""), "POST", "vault:write"),
