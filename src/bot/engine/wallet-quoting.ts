@@ -19,6 +19,7 @@ import { enginePhase, phaseQuotes, quoteCycle, type CyclePolicy, type CycleSnaps
 import type { OwnOrderLog } from "../quote/own-orders.js";
 import { SignalBook } from "../quote/signals.js";
 import { midsOf, quotedOutcomes } from "../quote/quote-cycle.js";
+import { cycleEvent, type CycleEvent } from "../risk/event-group-view.js";
 import type { TradeView } from "../quote/quotes.js";
 import type { RiskContext } from "../risk/risk-hook.js";
 import type { OrderExecutor } from "./executor.js";
@@ -259,7 +260,18 @@ export class WalletQuoting {
       exposure: core.snapshot(risk),
       risk,
       signals: this.signals.view(p.wallet, symbol, nowMs),
+      event: entry !== undefined && entry.row.negRiskEligible && phaseQuotes(phase.phase) ? this.eventOf(symbol) : undefined,
     };
+  }
+
+  /** The market's neg-risk event group among the followed markets, siblings' YES books and our positions there. */
+  private eventOf(symbol: string): CycleEvent | undefined {
+    const p = this.p;
+    return cycleEvent(
+      p.registry.all().map((e) => e.row),
+      symbol,
+      { book: (s) => p.data.book(s, 0)?.view, positions: (s) => p.inventory.positionViews(p.wallet, s) },
+    );
   }
 
   /** Work was cut to the rate budget (or held behind a cancel): look again when the per-second windows have refilled. */
