@@ -30,7 +30,10 @@ type WithWallets<T> = Omit<T, "wallets"> & { wallets: WalletConfig[] };
 export type LiveConfig = WithWallets<Extract<ParsedConfig, { mode: "live" }>>;
 export type SimulatorModeConfig = WithWallets<Extract<ParsedConfig, { mode: "simulator" }>>;
 /** A loaded, validated config: every default filled in, every secret resolved. */
-export type Config = LiveConfig | SimulatorModeConfig;
+/** `mode: paper` (paper-section.ts): public data from a real platform, orders matched locally (src/paper). */
+export type PaperModeConfig = WithWallets<Extract<ParsedConfig, { mode: "paper" }>>;
+
+export type Config = LiveConfig | SimulatorModeConfig | PaperModeConfig;
 
 export type LivePlatformConfig = LiveConfig["platform"];
 export type PlatformRateConfig = SimulatorModeConfig["platform"];
@@ -165,6 +168,7 @@ export function parseConfig(
   if (issues.length > 0 || !result.success) throw new ConfigError(fileName, inFileOrder(dedupe(issues)));
   const parsed = result.data;
   if (parsed.mode === "live") return parsed;
+  if (parsed.mode === "paper") return { ...parsed, wallets: finalizeSimulatorWallets(parsed.wallets, parsed.paper.seed) };
   return { ...parsed, wallets: finalizeSimulatorWallets(parsed.wallets, parsed.simulator.seed) };
 }
 

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { moneyField, pathField, priceField, secretField, textField, type LoadContext } from "./fields.js";
 import { liveWalletsSchema, simulatorWalletsSchema } from "./wallets.js";
 import { recordSectionSchema } from "./record-section.js";
+import { paperPlatformFields, paperSectionSchema } from "./paper-section.js";
 import { bucketOverridesSchema } from "../ratelimit/overrides.js";
 import { checkShardId, localAddressSchema, shardSchema } from "./shard-section.js";
 
@@ -307,7 +308,15 @@ export function buildConfigSchema(ctx: LoadContext) {
     wallets: simulatorWalletsSchema(ctx),
     ...commonSections(ctx),
   });
-  return z.discriminatedUnion("mode", [live, simulator]).superRefine(checkCommon).superRefine(checkShardId);
+  // Paper trading (paper-section.ts): a real platform's public data, orders matched locally.
+  const paper = z.strictObject({
+    mode: z.literal("paper"),
+    paper: paperSectionSchema(),
+    platform: z.strictObject({ ...paperPlatformFields(ctx), ...platformRateFields() }),
+    wallets: simulatorWalletsSchema(ctx),
+    ...commonSections(ctx),
+  });
+  return z.discriminatedUnion("mode", [live, simulator, paper]).superRefine(checkCommon).superRefine(checkShardId);
 }
 
 export type ConfigSchema = ReturnType<typeof buildConfigSchema>;

@@ -29,6 +29,9 @@ export function describeConfig(config: Config): string[] {
   if (config.mode === "live") {
     const p = config.platform;
     lines.push(`mode: live, platform ${p.baseUrl} (${p.rateLimitPerMin} req/min tier, key from ${p.apiKey.origin})`);
+  } else if (config.mode === "paper") {
+    const p = config.paper;
+    lines.push(`mode: paper, public data from ${config.platform.baseUrl}, orders matched locally (start ${formatMicros(p.startingCash)} per wallet, latency ${p.latency.entryMs}+${p.latency.responseMs} ms, queue ${p.queue.model})`);
   } else {
     const s = config.simulator;
     const speed = s.speed === undefined ? "" : ` x${s.speed}`;
