@@ -9,6 +9,7 @@ import { z } from "zod";
 import { moneyField, pathField, priceField, secretField, textField, type LoadContext } from "./fields.js";
 import { liveWalletsSchema, simulatorWalletsSchema } from "./wallets.js";
 import { recordSectionSchema } from "./record-section.js";
+import { controlsSectionSchema } from "./controls-section.js";
 import { paperPlatformFields, paperSectionSchema } from "./paper-section.js";
 import { bucketOverridesSchema } from "../ratelimit/overrides.js";
 import { checkShardId, localAddressSchema, shardSchema } from "./shard-section.js";
@@ -215,6 +216,8 @@ function commonSections(ctx: LoadContext) {
     quoting: quotingSchema(),
     capacity: capacitySchema(),
     risk: riskSchema(),
+    /** Strategy-independent quoting controls (controls-section.ts); all off by default. */
+    controls: controlsSectionSchema(),
     metrics: z
       .strictObject({
         host: textField(ctx).pipe(z.string().min(1)).default("127.0.0.1"),
