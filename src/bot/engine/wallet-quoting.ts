@@ -186,6 +186,7 @@ export class WalletQuoting {
       cancels: report.cancelsSent,
       places: report.placesSent,
       deferredByBudget,
+      ...(c.why.controls.size > 0 ? { controls: c.why.controls } : {}),
     });
     // After the places: the wish list must not drop an entry this cycle was about to use.
     p.warmer?.plan(symbol, c.why.phase, c.desired);
