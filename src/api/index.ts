@@ -15,7 +15,7 @@ export { EventsApi, TagsApi, EVENTS_PAGE_SIZE, type EventsFilters, type EventsLi
 export { PlatformApi } from "./platform.js";
 export { OrdersApi, type OpenOrdersQuery, type OrderFilters, type OrderHistoryQuery, type OrderLookupKey } from "./orders.js";
 export { PortfolioApi, type CursorQuery, type TradesQuery } from "./portfolio.js";
-export { VaultApi } from "./vault.js";
+export { VaultApi, signVaultOperation, type VaultOpIntent } from "./vault.js";
 export { WithdrawalsApi, signWithdrawalRequest, type DigestSigner, type WithdrawalIntent, type WithdrawalRequestOutcome, type WithdrawalsQuery } from "./withdrawals.js";
 export {
   ChallengesApi,

@@ -3,7 +3,7 @@
  * (cursor paged, with iterators), fees, fee tier and deposit limits (shapes not shown: passed
  * through as records).
  */
-import type { AutoRedeem, Balances, BalanceEventsPage, MyTrade, MyTradesPage, PortfolioSummary, Position, PositionsPage, SplitsMergesPage, UnlockablePage, VaultInfo } from "../wire/index.js";
+import type { AutoRedeem, Balances, BalanceEventsPage, MyTrade, MyTradesPage, PortfolioSummary, Position, PositionsPage, SplitsMergesPage, UnlockablePage, VaultInfo, VaultOperation } from "../wire/index.js";
 import { autoRedeem, balanceEventsPage, balances, myTradesPage, portfolioSummary, positionsPage, splitsMergesPage, unlockablePage, vaultInfo } from "../wire/index.js";
 import type { ApiCore, CallSpec } from "./core.js";
 import { readCall } from "./decode.js";
@@ -109,7 +109,8 @@ export class PortfolioApi {
     return readCall(this.core, this.readSpec(p, opts), splitsMergesPage);
   }
 
-  async *splitsMerges(q: TradesQuery = {}, opts?: CallOptions): AsyncGenerator<Record<string, unknown>, void, undefined> {
+  /** Every split / merge / convert operation of the wallet, newest first, following `nextCursor`. */
+  async *splitsMerges(q: TradesQuery = {}, opts?: CallOptions): AsyncGenerator<VaultOperation, void, undefined> {
     const pages = cursorPages((cursor) => this.splitsMergesPage({ ...q, cursor }, opts), { method: "GET", path: "/api/me/splits-merges" }, q.cursor);
     for await (const page of pages) yield* page.data.operations;
   }

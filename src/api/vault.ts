@@ -4,14 +4,17 @@
  * emergency exit. `vault:write` plus, where the platform asks for one, the owner's EIP-712
  * signature. Writes: never retried blindly (only 429 and "nothing recorded" answers are resent).
  *
- * `deploySign` / `deploySubmit` and the co-signature calls pass bodies and answers through as
- * JSON records (shapes not shown); `deploy(signer)` runs the whole flow with the shapes chosen in
- * docs/spec-gaps.md, recomputing the digest from the typed data rather than trusting the server's.
+ * `deploySign` / `deploySubmit` pass bodies and answers through as JSON records (shapes not
+ * shown); `deploy(signer)` runs the whole flow with the shapes chosen in docs/spec-gaps.md,
+ * recomputing the digest from the typed data rather than trusting the server's. The split / merge /
+ * convert calls and the unlock use the shapes of src/wire/vault-ops.ts (ours, docs/spec-gaps.md).
  */
-import type { VaultDeployment, VaultDeploySign, VaultEmergency } from "../wire/index.js";
-import { vaultDeployment, vaultDeploySign, vaultEmergency } from "../wire/index.js";
+import type { PlatformContracts, VaultDeployment, VaultDeploySign, VaultEmergency, VaultOpBody, VaultOperation } from "../wire/index.js";
+import { vaultDeployment, vaultDeploySign, vaultEmergency, vaultOperation } from "../wire/index.js";
+import { formatMicros, parseMicros } from "../core/money.js";
 import type { Hex } from "../signing/types.js";
-import { vaultDeployDigest } from "../signing/withdrawal.js";
+import { vaultOperationDigest, type VaultOpKind } from "../signing/vault-ops.js";
+import { vaultDeployDigest, vaultDomain } from "../signing/withdrawal.js";
 import type { ApiCore, CallSpec } from "./core.js";
 import { writeCall } from "./decode.js";
 import { ApiError } from "./errors.js";
@@ -20,13 +23,39 @@ import type { CallOptions, UnknownRecord, WriteResult } from "./results.js";
 import { unknownRecord } from "./results.js";
 import type { DigestSigner } from "./withdrawals.js";
 
+export interface VaultOpIntent {
+  kind: VaultOpKind;
+  vault: string;
+  marketId: string;
+  /** Decimal string or micros. */
+  amount: string | bigint;
+  nonce: bigint;
+  /** Unix seconds after which the platform refuses the signature. */
+  deadline: bigint;
+}
+
+/** Build and sign a split / merge / convert body (the vault owner's EIP-712 `VaultOperation`). */
+export async function signVaultOperation(signer: DigestSigner, contracts: Pick<PlatformContracts, "chainId" | "domain">, intent: VaultOpIntent): Promise<VaultOpBody> {
+  const amount = typeof intent.amount === "bigint" ? intent.amount : parseMicros(intent.amount);
+  const digest = vaultOperationDigest(vaultDomain(contracts, intent.vault), {
+    vault: intent.vault as Hex,
+    kind: intent.kind,
+    marketId: intent.marketId,
+    amount,
+    nonce: intent.nonce,
+    deadline: intent.deadline,
+  });
+  const signature = await signer.signDigest(digest);
+  return { vault: intent.vault, marketId: intent.marketId, amount: formatMicros(amount), nonce: intent.nonce.toString(), deadline: intent.deadline.toString(), signature };
+}
+
 export class VaultApi {
   constructor(
     private readonly core: ApiCore,
     readonly wallet: string | undefined,
   ) {}
 
-  private writeSpec(p: string, body: UnknownRecord | undefined, opts?: CallOptions): CallSpec {
+  private writeSpec(p: string, body: UnknownRecord | VaultOpBody | undefined, opts?: CallOptions): CallSpec {
     return {
       method: "POST",
       path: p,
@@ -78,22 +107,29 @@ export class VaultApi {
     return writeCall(this.core, this.writeSpec("/api/me/vault/deploy/submit", body, opts), vaultDeployment);
   }
 
-  /** `POST /api/vault/split-signature` (body and answer not shown: records). */
-  splitSignature(body: UnknownRecord, opts?: CallOptions): Promise<WriteResult<UnknownRecord>> {
-    return writeCall(this.core, this.writeSpec("/api/vault/split-signature", body, opts), unknownRecord);
+  /**
+   * `POST /api/vault/split-signature`: lock `amount` of collateral now; one YES and one NO share per
+   * unit once the chain transaction confirms (body and answer: ours, docs/spec-gaps.md). Build the
+   * body with `signVaultOperation`. `shard_owner_unavailable` (nothing recorded) is resent by the
+   * write policy; a repeat with the same nonce answers the same operation.
+   */
+  splitSignature(body: VaultOpBody, opts?: CallOptions): Promise<WriteResult<VaultOperation>> {
+    return writeCall(this.core, this.writeSpec("/api/vault/split-signature", body, opts), vaultOperation);
   }
 
-  mergeSignature(body: UnknownRecord, opts?: CallOptions): Promise<WriteResult<UnknownRecord>> {
-    return writeCall(this.core, this.writeSpec("/api/vault/merge-signature", body, opts), unknownRecord);
+  /** `POST /api/vault/merge-signature`: lock `amount` YES and NO shares now; `amount` collateral once confirmed. */
+  mergeSignature(body: VaultOpBody, opts?: CallOptions): Promise<WriteResult<VaultOperation>> {
+    return writeCall(this.core, this.writeSpec("/api/vault/merge-signature", body, opts), vaultOperation);
   }
 
-  convertSignature(body: UnknownRecord, opts?: CallOptions): Promise<WriteResult<UnknownRecord>> {
-    return writeCall(this.core, this.writeSpec("/api/vault/convert-signature", body, opts), unknownRecord);
+  /** `POST /api/vault/convert-signature` (neg-risk): lock `amount` NO shares of a market; YES of every other market of its event once confirmed. */
+  convertSignature(body: VaultOpBody, opts?: CallOptions): Promise<WriteResult<VaultOperation>> {
+    return writeCall(this.core, this.writeSpec("/api/vault/convert-signature", body, opts), vaultOperation);
   }
 
-  /** `POST /api/me/splits-merges/{opId}/unlock`: recover the off-chain lock of an operation whose tx never confirmed. */
-  unlock(opId: string, opts?: CallOptions): Promise<WriteResult<UnknownRecord>> {
-    return writeCall(this.core, this.writeSpec(path`/api/me/splits-merges/${opId}/unlock`, undefined, opts), unknownRecord);
+  /** `POST /api/me/splits-merges/{opId}/unlock`: recover the off-chain lock of an operation whose tx never confirmed (answer: the operation, `unlocked`). */
+  unlock(opId: string, opts?: CallOptions): Promise<WriteResult<VaultOperation>> {
+    return writeCall(this.core, this.writeSpec(path`/api/me/splits-merges/${opId}/unlock`, undefined, opts), vaultOperation);
   }
 
   /** `POST /api/me/vault/emergency`: cancel every open order and pending withdrawal, freeze new ones. */

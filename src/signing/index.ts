@@ -9,3 +9,4 @@ export * from "../config/key-file.js";
 export * from "./verify.js";
 export * from "./diagnose.js";
 export * from "./withdrawal.js";
+export * from "./vault-ops.js";

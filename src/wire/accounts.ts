@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { withdrawalStatus } from "./enums.js";
 import { withdrawal } from "./portfolio.js";
+import { vaultOperation } from "./vault-ops.js";
 import { address, amountString, hexString, isoDateTime, nextCursor, positiveAmountString, uint256String } from "./primitives.js";
 
 /** Largest `limit` of `GET /api/me/withdrawals` (spec 4.7: default 100, max 200). */
@@ -78,10 +79,10 @@ export const balanceEventsPage = z.looseObject({
 });
 export type BalanceEventsPage = z.infer<typeof balanceEventsPage>;
 
-/** `GET /api/me/splits-merges`: operations (rows not shown), cursor paged. */
+/** `GET /api/me/splits-merges`: operations (rows not shown: ours, src/wire/vault-ops.ts), newest first, cursor paged. */
 export const splitsMergesPage = z.looseObject({
   walletAddress: address.optional(),
-  operations: z.array(z.record(z.string(), z.unknown())),
+  operations: z.array(vaultOperation),
   nextCursor,
 });
 export type SplitsMergesPage = z.infer<typeof splitsMergesPage>;
@@ -89,7 +90,7 @@ export type SplitsMergesPage = z.infer<typeof splitsMergesPage>;
 /** `GET /api/me/splits-merges/unlockable`: one page (`nextCursor` may be absent). */
 export const unlockablePage = z.looseObject({
   walletAddress: address.optional(),
-  operations: z.array(z.record(z.string(), z.unknown())),
+  operations: z.array(vaultOperation),
   nextCursor: nextCursor.optional(),
 });
 export type UnlockablePage = z.infer<typeof unlockablePage>;

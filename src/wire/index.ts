@@ -14,3 +14,4 @@ export * from "./codes.js";
 export * from "./vouched.js";
 export * from "./accounts.js";
 export * from "./public-reads.js";
+export * from "./vault-ops.js";

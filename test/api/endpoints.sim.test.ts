@@ -132,13 +132,15 @@ describe("partner feeds and wallet reads added for issue 16", () => {
     expect(Array.isArray((await w.drive(me.portfolio.unlockable({ limit: 10 }))).data.operations)).toBe(true);
   });
 
-  it("vault writes: unlock of an unknown operation is a rejected 404; split/merge/convert answer 501 not_implemented (thrown)", async () => {
+  it("vault writes: unlock of an unknown operation is a rejected 404; an unsigned split/merge/convert body is a rejected 400", async () => {
     const w = await world();
     const key = w.sim.platform.issueKey("demo-mm", ["orders:read", "orders:write", "portfolio:read", "vault:write"]).plaintext;
     const me = w.client({ apiKey: key }).forWallet(w.wallets[0]!.address);
     expect(await w.drive(me.vault.unlock("op-1"))).toMatchObject({ ok: false, status: 404 });
-    for (const call of [() => me.vault.splitSignature({}), () => me.vault.mergeSignature({}), () => me.vault.convertSignature({})]) {
-      expect(await thrown(w.drive(call()))).toMatchObject({ status: 501, code: "not_implemented" });
+    // Signed flows: test/sim/vault-ops.test.ts.
+    const body = { vault: w.wallets[0]!.vault, marketId: "ARS-CHE-ARS", amount: "1", nonce: "1", deadline: "99999999999", signature: "0x00" };
+    for (const call of [() => me.vault.splitSignature(body), () => me.vault.mergeSignature(body), () => me.vault.convertSignature(body)]) {
+      expect(await w.drive(call())).toMatchObject({ ok: false, status: 400, code: "bad_signature" });
     }
   });
 });

@@ -1,19 +1,14 @@
 /**
- * The rest of the wallet surface of spec 4.8 that the simulator does not model (no split/merge
- * operations; withdrawals, vault deployment and the emergency are in withdrawals.ts,
- * vault-deploy.ts and emergency.ts), answered with the spec's
- * codes, scopes and paging rules so a client or probe sees platform behaviour (shapes not shown:
- * ours):
+ * The rest of the wallet surface of spec 4.8 (withdrawals, vault deployment and the emergency are
+ * in withdrawals.ts, vault-deploy.ts and emergency.ts; split, merge, convert, the splits-merges
+ * list, the unlockable list and the unlock in vault-ops.ts), answered with the spec's codes,
+ * scopes and paging rules so a client or probe sees platform behaviour (shapes not shown: ours):
  *
  *   GET  /api/me/portfolio            {walletAddress, vaultAddress, collateral, positions}
  *   GET  /api/me/fee-tier             {walletAddress, tier, takerFeeMultiplier}
  *   GET  /api/me/auto-redeem          {walletAddress, enabled: false}
  *   GET  /api/me/deposit-limits       {walletAddress, daily: null, weekly: null, monthly: null}
  *   GET  /api/me/balance-events       {walletAddress, events: [], nextCursor: null}    limit <= 500
- *   GET  /api/me/splits-merges        {walletAddress, operations: [], nextCursor: null} limit <= 200
- *   GET  /api/me/splits-merges/unlockable  {walletAddress, operations: []}            limit <= 200
- *   POST /api/me/splits-merges/{opId}/unlock   404 not_found (no operation exists)
- *   POST /api/vault/*-signature       501 not_implemented (after auth and scopes)
  *
  * Lists validate `limit` (positive integer, larger values clamped), `before` (ISO-8601 or epoch
  * ms) and `cursor` (none is ever issued, so any cursor is refused); other parameters are ignored.
@@ -68,17 +63,9 @@ export function depositLimits(wallet: string): DeskAnswer {
   return ok({ walletAddress: wallet, daily: null, weekly: null, monthly: null });
 }
 
-/** An always-empty cursor list under `key` (balance-events, splits-merges, withdrawals). */
+/** An always-empty cursor list under `key` (balance-events). */
 export function emptyList(wallet: string, key: string, query: QueryInput, paged = true): DeskAnswer {
   const bad = badList(query);
   if (bad) return bad;
   return ok(paged ? { walletAddress: wallet, [key]: [], nextCursor: null } : { walletAddress: wallet, [key]: [] });
-}
-
-export function operationNotFound(opId: string): DeskAnswer {
-  return errorAnswer(404, "not_found", `split/merge operation ${opId} is unknown for this wallet`, { opId });
-}
-
-export function notImplemented(what: string): DeskAnswer {
-  return errorAnswer(501, "not_implemented", `${what} is disabled in this environment (the simulator does not model it)`);
 }

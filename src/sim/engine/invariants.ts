@@ -84,14 +84,16 @@ export function checkInvariants(engine: MatchingEngine): string[] {
       }
     }
     if (n !== a.openOrders) out.push(`${a.key}: openOrders ${a.openOrders} != ${n}`);
-    if (orderLocks !== locked) out.push(`${a.key}: locked ${locked} != order locks ${orderLocks}`);
+    const opLock = L.opCashLocks.get(a.index) ?? 0n;
+    if (orderLocks + opLock !== locked) out.push(`${a.key}: locked ${locked} != order locks ${orderLocks}${opLock === 0n ? "" : ` + vault-operation locks ${opLock}`}`);
   }
   const supply = new Map<string, bigint>();
   for (let p = 0; p < L.posCount; p++) {
     const qty = L.posQty[p]!;
     const lk = L.posLocked[p]!;
     const where = `${L.accountList[L.posAccount[p]!]!.key} ${L.markets[L.posMarket[p]!]!.id}/${L.posOutcome[p]}`;
-    if (lk !== (shareLocks.get(p) ?? 0n)) out.push(`${where}: locked ${lk} != sell orders ${shareLocks.get(p) ?? 0n}`);
+    const opShares = L.opShareLocks.get(p) ?? 0n;
+    if (lk !== (shareLocks.get(p) ?? 0n) + opShares) out.push(`${where}: locked ${lk} != sell orders ${shareLocks.get(p) ?? 0n}${opShares === 0n ? "" : ` + vault-operation locks ${opShares}`}`);
     if (qty < lk || lk < 0n) out.push(`${where}: qty ${qty} locked ${lk}`);
     if (L.posCost[p]! < 0n) out.push(`${where}: negative cost`);
     const k = `${L.posMarket[p]}:${L.posOutcome[p]}`;

@@ -70,6 +70,13 @@ export class Ledger {
   readonly house = new BigInt64Array(2);
   /** Deposits minus withdrawals. */
   netDeposits: Micros = 0n;
+  /**
+   * Off-chain locks of vault operations (split / merge / convert waiting for their chain tx,
+   * src/sim/desk/vault-ops.ts): settlement token per account index and shares per position slot.
+   * Each is also counted in `locked` / `posLocked`, so orders and withdrawals cannot spend it.
+   */
+  readonly opCashLocks = new Map<number, Micros>();
+  readonly opShareLocks = new Map<number, Micros>();
   readonly tradeLog: TradeLog = new TradeLog(this);
   readonly balanceLog: BalanceLog = new BalanceLog(this, (row) => this.tradeLog.idOf(row));
   readonly recordEvents: boolean;
@@ -163,6 +170,45 @@ export class Ledger {
     this.cash[a.index] = this.cash[a.index]! - amount;
     this.netDeposits -= amount;
     this.event(a, "withdraw", -amount, NIL, NIL);
+  }
+
+  /** Lock free settlement token for a vault operation; throws insufficient_funds when short. */
+  lockOpCash(a: Account, amount: Micros): void {
+    if (amount <= 0n) throw new LedgerError("invalid_amount", `lock must be positive, got ${amount}`);
+    if (this.available(a) < amount) throw new LedgerError("insufficient_funds", `available balance is below ${amount}`);
+    this.locked[a.index] = this.locked[a.index]! + amount;
+    this.opCashLocks.set(a.index, (this.opCashLocks.get(a.index) ?? 0n) + amount);
+  }
+
+  /** Release (up to) `amount` of a vault operation's settlement-token lock. */
+  unlockOpCash(a: Account, amount: Micros): void {
+    const held = this.opCashLocks.get(a.index) ?? 0n;
+    const r = amount < held ? amount : held;
+    if (r <= 0n) return;
+    this.locked[a.index] = this.locked[a.index]! - r;
+    if (held === r) this.opCashLocks.delete(a.index);
+    else this.opCashLocks.set(a.index, held - r);
+  }
+
+  /** Lock free shares of one outcome for a vault operation; throws insufficient_funds when short. */
+  lockOpShares(a: Account, m: MarketState, outcome: number, qty: Micros): void {
+    if (qty <= 0n) throw new LedgerError("invalid_amount", `lock must be positive, got ${qty}`);
+    const p = this.peekSlot(a, m, outcome);
+    if (p === NIL || this.posQty[p]! - this.posLocked[p]! < qty) throw new LedgerError("insufficient_funds", `outcome ${outcome} has fewer than ${qty} free shares`);
+    this.posLocked[p] = this.posLocked[p]! + qty;
+    this.opShareLocks.set(p, (this.opShareLocks.get(p) ?? 0n) + qty);
+  }
+
+  /** Release (up to) `qty` of a vault operation's share lock (nothing left after a payout). */
+  unlockOpShares(a: Account, m: MarketState, outcome: number, qty: Micros): void {
+    const p = this.peekSlot(a, m, outcome);
+    if (p === NIL) return;
+    const held = this.opShareLocks.get(p) ?? 0n;
+    const r = qty < held ? qty : held;
+    if (r <= 0n) return;
+    this.posLocked[p] = this.posLocked[p]! - r;
+    if (held === r) this.opShareLocks.delete(p);
+    else this.opShareLocks.set(p, held - r);
   }
 
   /** Slot of a position, created (with its market's other outcomes) when missing. */
@@ -347,6 +393,7 @@ export class Ledger {
         this.posQty[p] = 0n;
         this.posCost[p] = 0n;
         this.posLocked[p] = 0n;
+        this.opShareLocks.delete(p);
         if (qty === 0n) continue;
         const amount = (qty * numerators[i]!) / den;
         rows.push({ wallet: a.key, marketId: m.id, outcome: i, tokenId: m.tokenIds[i]!, quantity: qty, amount });

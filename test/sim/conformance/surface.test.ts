@@ -143,11 +143,12 @@ describe("4.7 / 4.8 wallet endpoints and scopes", () => {
     expectEnvelope(await c.send(`/api/me/withdrawals/${id}/cancel`, { method: "POST", headers }), 404, "withdrawal_not_found");
   });
 
-  it("unmodelled vault and withdrawal mutations: scope first, then 501 not_implemented", async () => {
+  it("vault and withdrawal mutations: scope first, then the body is checked", async () => {
     expectEnvelope(await c.send("/api/vault/split-signature", { headers: c.auth(0), body: {} }), 403, "api_key_scope_missing");
     const headers = { "X-Api-Key": vaultKey, "X-User-Wallet": WALLETS[0].address };
+    // Modelled (test/sim/vault-ops.test.ts): an empty split / merge / convert body is a 400.
     for (const p of ["/api/vault/split-signature", "/api/vault/merge-signature", "/api/vault/convert-signature"]) {
-      expectEnvelope(await c.send(p, { headers, body: {} }), 501, "not_implemented");
+      expectEnvelope(await c.send(p, { headers, body: {} }), 400, "invalid_request");
     }
     // Modelled (test/sim/withdrawals.test.ts): an empty withdrawal body is a 400, the emergency answers.
     expectEnvelope(await c.send("/api/withdrawals/request", { headers, body: {} }), 400, "invalid_request");

@@ -10,10 +10,11 @@ import { marketRoutes } from "./markets.js";
 import { orderRoutes } from "./orders.js";
 import { platformRoutes } from "./platform.js";
 import { portfolioRoutes } from "./portfolio.js";
+import { vaultOpControlRoutes, vaultOpRoutes } from "./vault-ops.js";
 import { withdrawalControlRoutes, withdrawalRoutes } from "./withdrawals.js";
 
 export { controlRoutes } from "./control.js";
 
 export function allRoutes(): RouteDef[] {
-  return [...controlRoutes, ...platformRoutes, ...marketRoutes, ...eventRoutes, ...orderRoutes, ...portfolioRoutes, ...withdrawalRoutes, ...withdrawalControlRoutes];
+  return [...controlRoutes, ...platformRoutes, ...marketRoutes, ...eventRoutes, ...orderRoutes, ...portfolioRoutes, ...withdrawalRoutes, ...withdrawalControlRoutes, ...vaultOpRoutes, ...vaultOpControlRoutes];
 }

@@ -1,17 +1,14 @@
 /**
  * Portfolio routes of the effective wallet (spec 4.8, `portfolio:read`): vault info, balances,
- * positions, trades and fees (src/sim/desk/portfolio.ts), plus the wallet surface the simulator
- * does not model yet (split/merge operations and co-signatures), answered with the spec's scopes
- * and codes (src/sim/desk/accounts.ts). Mutations need `vault:write` (5.4). Withdrawals, vault
- * deployment and the emergency are in ./withdrawals.ts.
+ * positions, trades and fees (src/sim/desk/portfolio.ts), plus the rest of the wallet surface
+ * (src/sim/desk/accounts.ts). Mutations need `vault:write` (5.4). Withdrawals, vault deployment and
+ * the emergency are in ./withdrawals.ts; split, merge, convert and the splits-merges list and
+ * unlock in ./vault-ops.ts.
  */
 import type { DeskAnswer } from "../../desk/answers.js";
 import {
   depositLimits,
-  emptyList,
   feeTier,
-  notImplemented,
-  operationNotFound,
   portfolio,
 } from "../../desk/accounts.js";
 import { balances, fees, positions, trades, vaultInfo } from "../../desk/portfolio.js";
@@ -37,8 +34,6 @@ export function walletRoute(pattern: string, handler: WalletHandler, method: Htt
   };
 }
 
-const disabled = (pattern: string, what: string): RouteDef => walletRoute(pattern, () => notImplemented(what), "POST", "vault:write");
-
 export const portfolioRoutes: RouteDef[] = [
   walletRoute("/api/me/vault", (c, _req, ctx) => vaultInfo(ctx.sim.platform, c.wallet, ctx.nowMs)),
   walletRoute("/api/me/balances", (c, _req, ctx) => balances(ctx.sim.platform, ctx.sim.engine, c.wallet, ctx.nowMs)),
@@ -50,10 +45,4 @@ export const portfolioRoutes: RouteDef[] = [
   walletRoute("/api/me/auto-redeem", (c, _req, ctx) => autoRedeemState(ctx.sim.platform, ctx.sim.engine, c.wallet)),
   walletRoute("/api/me/deposit-limits", (c) => depositLimits(c.wallet)),
   walletRoute("/api/me/balance-events", (c, req, ctx) => balanceEvents(ctx.sim.engine, c.wallet, req.query)),
-  walletRoute("/api/me/splits-merges", (c, req) => emptyList(c.wallet, "operations", req.query)),
-  walletRoute("/api/me/splits-merges/unlockable", (c, req) => emptyList(c.wallet, "operations", req.query, false)),
-  walletRoute("/api/me/splits-merges/:opId/unlock", (_c, req) => operationNotFound(req.params.opId ?? ""), "POST", "vault:write"),
-  disabled("/api/vault/split-signature", "vault split co-signatures"),
-  disabled("/api/vault/merge-signature", "vault merge co-signatures"),
-  disabled("/api/vault/convert-signature", "vault convert co-signatures"),
 ];
