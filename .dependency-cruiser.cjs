@@ -7,6 +7,7 @@ const LAYERS = [
   "src/cli",
   "src/sweep",
   "src/conform",
+  "src/paper",
   "src/backtest",
   "src/record",
   "src/bot",
@@ -69,6 +70,13 @@ module.exports = {
       comment: "mm conform checks a real platform: src/conform never imports the simulator (docs/architecture.md)",
       severity: "error",
       from: { path: "^src/conform/" },
+      to: { path: "^src/sim/" },
+    },
+    {
+      name: "paper-not-sim",
+      comment: "paper trading runs against a real platform: src/paper never imports the simulator (docs/architecture.md)",
+      severity: "error",
+      from: { path: "^src/paper/" },
       to: { path: "^src/sim/" },
     },
     {

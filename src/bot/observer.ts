@@ -82,6 +82,8 @@ export type EngineEvent =
       places: number;
       /** Cancels and places the rate budget pushed to a later cycle. */
       deferredByBudget: number;
+      /** Quotes each quote control changed this cycle, by control name (CycleWhy.controls); absent: none changed. */
+      controls?: ReadonlyMap<string, number>;
     }
   | { type: "market_phase"; marketId: string; phase: MarketPhase; reason: string }
   | { type: "wallet_state"; wallet: string; state: WalletState }

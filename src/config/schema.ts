@@ -9,6 +9,7 @@ import { z } from "zod";
 import { moneyField, pathField, priceField, secretField, textField, type LoadContext } from "./fields.js";
 import { liveWalletsSchema, simulatorWalletsSchema } from "./wallets.js";
 import { recordSectionSchema } from "./record-section.js";
+import { adverseSectionSchema } from "./adverse-section.js";
 import { controlsSectionSchema } from "./controls-section.js";
 import { paperPlatformFields, paperSectionSchema } from "./paper-section.js";
 import { bucketOverridesSchema } from "../ratelimit/overrides.js";
@@ -233,6 +234,7 @@ function commonSections(ctx: LoadContext) {
     log: z.strictObject({ level: z.enum(LOG_LEVELS).default("info") }).prefault({}),
     shutdown: z.strictObject({ cancelDeadlineSec: int(1, 600).default(15) }).prefault({}),
     record: recordSectionSchema(ctx).optional(),
+    adverse: adverseSectionSchema(),
   };
 }
 

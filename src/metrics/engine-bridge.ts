@@ -9,7 +9,8 @@
  *                                  mm_fees_paid_total
  *   stream_frame                -> mm_stream_frame_delay_seconds
  *   reconciliation              -> mm_reconciliations_total, mm_reconciliation_drift
- *   cycle                       -> mm_quote_cycle_duration_seconds, mm_last_cycle_timestamp_seconds
+ *   cycle                       -> mm_quote_cycle_duration_seconds, mm_last_cycle_timestamp_seconds,
+ *                                  mm_quote_control_changes_total{control}
  *   market_phase                -> the markets in use changed (market labels look again at once)
  *
  * Halts reach the metrics from the risk facade's onChange (MetricsObserver.halt), request
@@ -63,6 +64,7 @@ export class EngineMetricsBridge {
         return;
       case "cycle":
         this.m.cycle(e.latencyMs, this.clock.now());
+        if (e.controls !== undefined) for (const [control, n] of e.controls) this.m.quoteControlChanges(control, n);
         return;
       case "market_phase":
         this.m.marketsChanged();

@@ -48,6 +48,7 @@ export class MetricSet {
   readonly ordersRejected: Counter<WM | "code">;
   readonly ordersUnknown: Gauge<"wallet">;
   readonly quotesDropped: Counter<WM | "reason">;
+  readonly quoteControlChanges: Counter<"control">;
   readonly trackerAnomalies: Counter<"wallet" | "kind">;
   readonly cycleDuration: Histogram;
   readonly lastCycle: Gauge;
@@ -127,6 +128,11 @@ export class MetricSet {
       "mm_risk_quotes_dropped_total",
       "Desired quotes dropped or resized by a risk limit or halt.",
       [...wm, "reason"],
+    );
+    this.quoteControlChanges = counter(
+      "mm_quote_control_changes_total",
+      "Desired quotes a quote control (controls:, docs/strategies.md) dropped, resized, moved or added, by control.",
+      ["control"],
     );
     this.trackerAnomalies = counter(
       "mm_tracker_anomalies_total",

@@ -171,6 +171,11 @@ export class MetricsObserver implements EngineEvents {
     );
   }
 
+  /** Quotes one quote control changed in a cycle (the names are the controls' own: a bounded set). */
+  quoteControlChanges(control: string, count: number): void {
+    this.m.quoteControlChanges.inc({ control: /^[a-z][a-z0-9_]{0,39}$/.test(control) ? control : "other" }, count);
+  }
+
   cycle(durationMs: number, nowMs: number): void {
     this.m.cycleDuration.observe(Math.max(0, durationMs) / 1000);
     this.m.lastCycle.set(nowMs / 1000);

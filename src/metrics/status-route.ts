@@ -100,6 +100,8 @@ export interface StatusDocument {
   markets: StatusMarket[];
   totals: { openOrders: number; unknownOrders: number; fills: number; positions: number; sharesHeld: string; pnl: StatusPnl };
   halts: StatusHalt[];
+  /** The active config: its hash (mm_config_info), reloads applied since start-up, since when (ISO). */
+  config?: { hash: string; reloads: number; since: string };
 }
 
 export interface StatusRouteOptions {

@@ -97,6 +97,7 @@ export async function populate(d: Daemon): Promise<void> {
   o.unknownOrders(w, 1);
   o.quotesDropped(w, mk, "position", 2);
   o.cycle(12, clock.now());
+  o.quoteControlChanges("order_levels", 4);
   o.fill({ wallet: w, market: mk, role: "maker", qty: parseMicros("10"), price: parseMicros("0.45"), fee: 0n });
   o.fill({ wallet: wallet.address, market: mk, role: "taker", qty: parseMicros("4"), price: parseMicros("0.5"), fee: parseMicros("0.04") });
   o.position(w, mk, 0, parseMicros("6"));

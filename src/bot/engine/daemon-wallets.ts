@@ -24,7 +24,7 @@ export interface DaemonWalletParts
   extends Pick<
     WalletRunnerOptions,
     | "apiKey" | "connector" | "streamPath" | "clock" | "log" | "observer" | "risk" | "registry" | "data" | "ledger"
-    | "inventory" | "saltSource" | "platform" | "sessionStartMs" | "tuning" | "monotonic" | "seq" | "engine" | "fence" | "shed"
+    | "inventory" | "saltSource" | "platform" | "sessionStartMs" | "tuning" | "monotonic" | "seq" | "engine" | "fence" | "shed" | "params"
   > {
   config: Config;
   client: PartnerClient;
@@ -73,6 +73,7 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
         orderExpirySec: config.quoting.orderExpirySec,
         controls: buildControls(config),
       },
+      params: p.params,
       ids: new ClientOrderIds(config.instance.id, index, p.session),
       gate: p.gate,
       saltSource: p.saltSource,

@@ -17,6 +17,8 @@ import type { OrderTracker } from "../orders/order-tracker.js";
 import type { PresignWarmer } from "../orders/presign.js";
 import { enginePhase, phaseQuotes, quoteCycle, type CyclePolicy, type CycleSnapshot, type QuotedBook, type StrategyState } from "../quote/cycle.js";
 import type { OwnOrderLog } from "../quote/own-orders.js";
+import { buildControls } from "../quote/controls/index.js";
+import { quotingParamsOf, type ActiveParams } from "./live-params.js";
 import { SignalBook } from "../quote/signals.js";
 import { midsOf, quotedOutcomes } from "../quote/quote-cycle.js";
 import { cycleEvent, type CycleEvent } from "../risk/event-group-view.js";
@@ -36,7 +38,7 @@ const NO_TRADES: readonly TradeView[] = Object.freeze([]);
 export interface WalletQuotingParts
   extends Pick<
     WalletRunnerOptions,
-    "name" | "index" | "clock" | "log" | "observer" | "registry" | "data" | "trades" | "inventory" | "strategy" | "risk" | "quoting" | "platform" | "engine" | "monotonic" | "shed"
+    "name" | "index" | "clock" | "log" | "observer" | "registry" | "data" | "trades" | "inventory" | "strategy" | "risk" | "quoting" | "platform" | "engine" | "monotonic" | "shed" | "params"
   > {
   /** Lower-cased address. */
   wallet: string;
@@ -57,13 +59,35 @@ export class WalletQuoting {
   private idleWaiters: (() => void)[] = [];
   private readonly retryTimers = new Map<string, TimerHandle>();
   private readonly strategyStates = new Map<string, StrategyState>();
-  private readonly policy: CyclePolicy;
+  private policy: CyclePolicy;
+  /** The live parameters' version `policy` was built from (live-params.ts). */
+  private policyVersion = 0;
   /** What the quote controls read between cycles (signals.ts): fed each new own fill (wallet-runner.ts) and each cycle's mids. */
   readonly signals = new SignalBook();
 
   constructor(private readonly p: WalletQuotingParts) {
     const facade = p.risk.core.facade;
     this.policy = { strategy: p.strategy, quoting: p.quoting, limits: facade.limits, tuning: facade.tuning, hook: p.risk.hook, controls: p.quoting.controls };
+  }
+
+  /**
+   * The policy of this cycle: rebuilt from the daemon's live parameters when a reload replaced them
+   * (reload.ts). A new strategy name starts every market's strategy state afresh; the same strategy
+   * keeps it (its reducer applies the new params from the next step).
+   */
+  private currentPolicy(): CyclePolicy {
+    const live = this.p.params?.current;
+    if (live === undefined || live.version === this.policyVersion) return this.policy;
+    if (live.strategy.name !== this.policy.strategy.name) this.strategyStates.clear();
+    this.policy = this.policyOf(live);
+    this.policyVersion = live.version;
+    return this.policy;
+  }
+
+  private policyOf(live: ActiveParams): CyclePolicy {
+    const facade = this.p.risk.core.facade;
+    const quoting = { ...quotingParamsOf(live.config.quoting), controls: buildControls(live.config) };
+    return { strategy: live.strategy, quoting, limits: facade.limits, tuning: facade.tuning, hook: this.p.risk.hook, controls: quoting.controls };
   }
 
   /** Quoting is on: from the end of start-up until stop() (cycles run, orders may leave). */
@@ -156,7 +180,7 @@ export class WalletQuoting {
     const p = this.p;
     const t0 = p.monotonic();
     const snapshot = this.snapshot(symbol);
-    const c = quoteCycle(this.policy, snapshot, this.strategyStates.get(symbol));
+    const c = quoteCycle(this.currentPolicy(), snapshot, this.strategyStates.get(symbol));
     this.strategyStates.set(symbol, c.nextStrategyState);
     if (c.why.filtered.size > 0) p.risk.core.reportFiltered(p.name, symbol, c.why.filtered);
     const deferredByBudget = c.why.deferredByBudget;
@@ -186,6 +210,7 @@ export class WalletQuoting {
       cancels: report.cancelsSent,
       places: report.placesSent,
       deferredByBudget,
+      ...(c.why.controls.size > 0 ? { controls: c.why.controls } : {}),
     });
     // After the places: the wish list must not drop an entry this cycle was about to use.
     p.warmer?.plan(symbol, c.why.phase, c.desired);

@@ -20,6 +20,7 @@ import type { EngineView, RiskHook } from "../risk/risk-hook.js";
 import type { PlatformInfo } from "./startup.js";
 import type { EngineTuning } from "./tuning.js";
 import type { QuotingParams } from "../quote/cycle.js";
+import type { LiveParams } from "./live-params.js";
 
 /** The risk a wallet's cycles consult: the daemon's core risk, then the extra hook of DaemonDeps.risk if given. */
 export interface WalletRisk {
@@ -51,6 +52,8 @@ export interface WalletRunnerOptions {
   inventory: Inventory;
   strategy: StrategyRunner;
   quoting: QuotingParams;
+  /** The daemon's active parameters (live-params.ts): a reload replaces the policy the cycles read; absent: `strategy` and `quoting` for good. */
+  params?: LiveParams | undefined;
   ids: ClientOrderIds;
   gate?: RateGate | undefined;
   saltSource: SaltSource;

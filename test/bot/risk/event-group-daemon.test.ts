@@ -14,7 +14,7 @@ import { allRoutes } from "../../../src/sim/http/routes/index.js";
 import { parseScenario } from "../../../src/sim/platform/index.js";
 import { Simulator } from "../../../src/sim/simulator.js";
 import { WsHub } from "../../../src/sim/ws/hub.js";
-import { scenarioPnl, worstCase, type EventLeg, type LegOrder } from "../../../src/bot/risk/event-group.js";
+import { scenarioPnl, worstCase, type LegOrder } from "../../../src/bot/risk/event-group.js";
 import { RecordingTransport, START, daemonConfig, makeDaemon, platformOpenOrders, run, scenarioYaml, settle, simFills, walletAddress, type SimHarness } from "../../integration/harness.js";
 
 const MARKETS = ["EV-A", "EV-B", "EV-C"];
@@ -50,7 +50,7 @@ async function platformWorst(h: SimHarness, wallet: string): Promise<Micros> {
   for (const o of (await platformOpenOrders(h, wallet)) as unknown as { marketId: string; outcome: number; side: "BUY" | "SELL"; price: string; remainingQty: string }[]) {
     leg(o.marketId).orders.push({ outcome: o.outcome, side: o.side, price: parseMicros(o.price), remaining: parseMicros(o.remainingQty) });
   }
-  return worstCase(scenarioPnl({ eventId: "E", markets: MARKETS }, (mk) => legs.get(mk) as EventLeg | undefined));
+  return worstCase(scenarioPnl({ eventId: "E", markets: MARKETS }, (mk) => legs.get(mk)));
 }
 
 async function runDaemon(maxEventLoss: string | undefined): Promise<{ worst: Micros; everyStep: Micros[]; places: number }> {
