@@ -271,12 +271,13 @@ export class Catalogue {
   /**
    * Events in input order: "open" is the default list (at least one open-set market, plus
    * fixtures in play), "closed" is `status=closed` (no open-set market, not in play), "all" is
-   * every event with at least one listed market.
+   * every event with at least one listed market (an Up/Down day counts its unlisted windows in
+   * totalMarketCount, so that count cannot tell: a day none of whose windows is listed is on no list).
    */
   events(set: MarketSet = "all"): SimEvent[] {
     return [...this.eventsById.values()].filter((e) => {
       const { openMarketCount, totalMarketCount } = this.eventCounts(e);
-      if (totalMarketCount === 0) return false;
+      if (totalMarketCount === 0 || (e.cryptoSeries !== null && this.eventMarkets(e).length === 0)) return false;
       if (set === "open") return openMarketCount > 0 || this.eventInPlay(e);
       if (set === "closed") return openMarketCount === 0 && !this.eventInPlay(e);
       return true;

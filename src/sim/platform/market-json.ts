@@ -18,6 +18,7 @@ import type { Catalogue, CryptoRule, Market, SimEvent, Tag } from "./catalogue.j
 import { isTradable, notTradableReasonOf, tradingModeOf, type MarketStatus } from "./lifecycle.js";
 import { isoOf, isoOrNull } from "./time.js";
 import { uuidOf } from "./derive.js";
+import { dayAllVoidedBeforeEnd } from "./updown.js";
 
 export interface QuoteSource {
   bestBid(marketId: string, outcome: number): Micros | undefined;
@@ -237,10 +238,13 @@ const SETTLED_NESTED = 3;
  * Spec 2.8: an Up/Down day nests only windows around now. Default list: the tradeable windows;
  * detail: tradeable, awaiting settlement, and the three latest-ending settled; closed list: every
  * window awaiting settlement and at most three settled. Other events nest every listed market.
+ * Exception (updown.ts): a day whose windows were all VOIDED before ending nests all of them on
+ * both lists (its detail is a 404, routes/events.ts).
  */
 export function nestedMarkets(cat: Catalogue, e: SimEvent, view: EventView): Market[] {
   const markets = cat.eventMarkets(e);
   if (e.cryptoSeries === null) return markets;
+  if (view !== "detail" && dayAllVoidedBeforeEnd(cat, e)) return markets;
   const status = (m: Market): string => cat.status(m.id);
   const open = markets.filter((m) => OPEN_STATUSES.has(status(m)));
   if (view === "list") return open;

@@ -72,6 +72,12 @@ const updownBlock = z.strictObject({
   days: z.array(z.number().int().min(-30).max(30)).min(1).default([-1, 0, 1]),
   /** How long before its start a window is listed (post-only until it opens). Minutes. */
   listedMinutesBefore: z.number().int().min(1).max(1440).default(60),
+  /** Days (of `days`) whose every window is VOIDED a minute after it opens instead of resolving (spec 2.8 exception). */
+  voidedDays: z.array(z.number().int()).default([]),
+}).superRefine((b, ctx) => {
+  b.voidedDays.forEach((d, i) => {
+    if (!b.days.includes(d)) ctx.addIssue({ code: "custom", path: ["voidedDays", i], message: `day ${d} is not one of days [${b.days.join(", ")}]` });
+  });
 });
 
 export const generateBlockSchema = z.discriminatedUnion("kind", [eventsBlock, matchesBlock, updownBlock]);
@@ -205,7 +211,8 @@ function expandMatches(b: z.output<typeof matchesBlock>): RawEvent[] {
 /**
  * An Up/Down series (spec 2.8): one event per UTC day, one binary window per cadence step
  * (96 at 15 minutes), each listed `listedMinutesBefore` ahead (post-only), open for its step,
- * then CLOSED and resolved two minutes later (UP and DOWN alternate). Times are day-aligned
+ * then CLOSED and resolved two minutes later (UP and DOWN alternate); on a `voidedDays` day every
+ * window is voided a minute after it opens instead (2.8's all-VOIDED day). Times are day-aligned
  * (`day+N+15m`), so the series sits on UTC days whatever the start.
  */
 function expandUpDown(b: z.output<typeof updownBlock>): RawEvent[] {
@@ -228,7 +235,9 @@ function expandUpDown(b: z.output<typeof updownBlock>): RawEvent[] {
         cryptoWindow: { seriesId, index: k },
         resolutionCriteria: `Up if the ${b.asset}-USD price at the end of the window is above its price at the start.`,
         tradingWindow: { preMarketStartsAt: at(start - b.listedMinutesBefore), opensAt: at(start), closesAt: at(end) },
-        actions: [{ at: at(end + 2), action: "resolve", payoutNumerators: k % 2 === 0 ? [1, 0] : [0, 1] }],
+        actions: b.voidedDays.includes(d)
+          ? [{ at: at(start + 1), action: "void" }]
+          : [{ at: at(end + 2), action: "resolve", payoutNumerators: k % 2 === 0 ? [1, 0] : [0, 1] }],
         flow: { enabled: false },
       });
     }

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { nonNegativeInt, isoDateTime } from "../../../wire/index.js";
 import { eventJson, isoOf, type Catalogue, type SimEvent } from "../../platform/index.js";
+import { dayAllVoidedBeforeEnd } from "../../platform/updown.js";
 import type { RouteContext, RouteDef, SimRequest, SimResponse } from "../types.js";
 import { fail, ok } from "./public-common.js";
 import { admittedMarkets, facetsOf, selectEvents } from "./public-events-filter.js";
@@ -65,12 +66,15 @@ function listEvents(req: SimRequest, ctx: RouteContext): SimResponse {
   return ok(body, p.windowCapped ? { [WINDOW_CAPPED_HEADER]: String(EVENTS_WINDOW) } : undefined);
 }
 
-/** GET /api/events/:slug: full rows; 404 for unknown slugs and events with no listed market. */
+/**
+ * GET /api/events/:slug: full rows; 404 for unknown slugs, events with no listed market and (2.8)
+ * an Up/Down day whose windows were all VOIDED before ending.
+ */
 function eventDetail(req: SimRequest, ctx: RouteContext): SimResponse {
   const slug = req.params.slug ?? "";
   const cat = ctx.sim.platform.catalogue;
   const e = cat.eventBySlug(slug);
-  if (e === undefined || cat.eventMarkets(e).length === 0) {
+  if (e === undefined || cat.eventMarkets(e).length === 0 || dayAllVoidedBeforeEnd(cat, e)) {
     return fail(ctx, 404, "event_not_found", `no event with slug ${JSON.stringify(slug)}`, { slug });
   }
   return ok(eventJson(cat, e, engineQuotes(ctx.sim.engine, cat, ctx.nowMs), "full", ctx.nowMs));
