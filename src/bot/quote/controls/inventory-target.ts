@@ -13,7 +13,7 @@
  *
  * Unlike hummingbot, the other side is never made larger than the strategy sized it: a control
  * never adds risk the strategy and the limits did not already allow. Sizes are rounded down to
- * the micro-share; a quote shrunk below `minSize` (risk.minQuoteSize) is dropped. Without a mid,
+ * 0.01 share; a quote shrunk below `minSize` (risk.minQuoteSize) is dropped. Without a mid,
  * nothing changes.
  */
 import { ONE, type Micros } from "../../../core/money.js";
@@ -35,9 +35,13 @@ export function inventoryDeviation(held: Micros, o: Pick<InventoryTargetOptions,
   return Math.max(-1, Math.min(1, d));
 }
 
-/** factor in [0, 1] as a multiplier with 6 decimals, applied to micros (rounded down). */
+/** Scaled sizes are rounded down to this (0.01 share): no dust sizes, and no dust positions from them. */
+const SIZE_STEP: Micros = 10_000n;
+
+/** factor in [0, 1] (6 decimals) applied to a size, rounded down to SIZE_STEP. */
 function scale(size: Micros, factor: number): Micros {
-  return (size * BigInt(Math.floor(factor * 1_000_000))) / 1_000_000n;
+  const scaled = (size * BigInt(Math.floor(factor * 1_000_000))) / 1_000_000n;
+  return scaled - (scaled % SIZE_STEP);
 }
 
 export function inventoryTarget(o: InventoryTargetOptions): QuoteControl {

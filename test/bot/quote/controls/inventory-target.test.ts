@@ -37,6 +37,11 @@ describe("inventory_target", () => {
       expect(out.changed).toBe(r.changed);
     });
   }
+  it("scaled sizes are rounded down to 0.01 share", () => {
+    // 300 YES at 0.50 = 150 of 1000: d = 0.3, 7.777777 x 0.7 = 5.4444439 -> 5.44
+    const out = inventoryTarget(base).apply([quote("BUY", "0.45", { size: m("7.777777") })], cycleSnapshot({ inventory: held("300") }));
+    expect(out.quotes[0]!.size).toBe(m("5.44"));
+  });
   it("no mid: unchanged", () => {
     expect(inventoryTarget(base).apply(pair(), cycleSnapshot({ inventory: held("400"), mids: {} })).changed).toBe(0);
   });
