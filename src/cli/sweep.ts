@@ -11,28 +11,31 @@ import { loadSweep, SweepSpecError } from "../sweep/spec.js";
 import { runSweep, type Shard, type SweepProgress } from "../sweep/sweep.js";
 import { readResults, mergeResults, MergeConflictError, rankingTable, ResultsWriter, RESULTS_FILE } from "../sweep/results.js";
 import { sweepHtml } from "../sweep/html.js";
+import { existingRunReports, writeRunReports } from "../sweep/run-reports.js";
 import type { PointResult } from "../sweep/run-point.js";
 import { parseFlags, stringFlag, usageError } from "./args.js";
 
-export const USAGE = `Usage: mm sweep FILE --out DIR [--workers N] [--shard I/N] [--x KEY] [--y KEY]
+export const USAGE = `Usage: mm sweep FILE --out DIR [--workers N] [--shard I/N] [--reports N] [--x KEY] [--y KEY]
        mm sweep merge DIR... --out DIR [--x KEY] [--y KEY]
 
 Run a parameter sweep (grid or random search over strategy params and risk limits, declared in
 FILE) with the fast backtest engine on a pool of worker threads. Each finished point is appended
 to DIR/results.jsonl (keyed by a hash of its parameters and seed); run it again with the same DIR
 and it runs only the points not there yet. At the end: a ranking by the objective and DIR/sweep.html
-(a heatmap over two parameters and the top runs).
+(a heatmap over two parameters and the top runs, the best ones linked to their own HTML reports).
 
 Options:
   --out DIR       where results.jsonl and sweep.html go (created if needed)
   --workers N     worker threads, 1..256 (default: the machine's cores)
   --shard I/N     run only the points whose index mod N is I (0 <= I < N): one of N machines or
                   Kubernetes pods; combine the shards' DIRs with mm sweep merge
+  --reports N     write the HTML backtest report of the N best runs to DIR/runs/<point>.html and
+                  link them from sweep.html (each run again from its seed: default 3, 0 = none)
   --x KEY, --y KEY  the heatmap's parameters (default: the first two swept)
   -h, --help      this text
 
-merge: the results of several DIRs as one ranking and sweep.html in --out; fails (exit 1) when
-one point has different results in two of them.
+merge: the results of several DIRs as one ranking and sweep.html in --out (linking the run reports
+the shards wrote); fails (exit 1) when one point has different results in two of them.
 `;
 
 export interface SweepIo {
@@ -79,14 +82,18 @@ function progressPrinter(io: SweepIo): { update: (p: SweepProgress) => void; sto
   };
 }
 
-function finish(results: PointResult[], out: string, title: string, x: string | undefined, y: string | undefined, io: SweepIo): void {
+function finish(results: PointResult[], out: string, title: string, x: string | undefined, y: string | undefined, io: SweepIo, links?: ReadonlyMap<string, string>): void {
   io.stdout(rankingTable(results));
   const file = join(out, "sweep.html");
-  writeFileSync(file, sweepHtml(results, { title, ...(x !== undefined ? { x } : {}), ...(y !== undefined ? { y } : {}) }));
+  writeFileSync(file, sweepHtml(results, { title, ...(x !== undefined ? { x } : {}), ...(y !== undefined ? { y } : {}), ...(links !== undefined ? { links } : {}) }));
   io.stdout(`results: ${join(out, RESULTS_FILE)}\nhtml report: ${file}\n`);
+  if (links !== undefined && links.size > 0) io.stdout(`run reports: ${[...links.values()].map((l) => join(out, l)).join(", ")}\n`);
 }
 
-const SPECS = { out: { type: "string" }, workers: { type: "string" }, shard: { type: "string" }, x: { type: "string" }, y: { type: "string" } } as const;
+const SPECS = { out: { type: "string" }, workers: { type: "string" }, shard: { type: "string" }, reports: { type: "string" }, x: { type: "string" }, y: { type: "string" } } as const;
+
+/** Default of --reports: the best runs worth a look without costing much (each is one more run). */
+const DEFAULT_REPORTS = 3;
 
 export async function sweepCommand(argv: string[], io: SweepIo = processIo): Promise<number> {
   const merging = argv[0] === "merge";
@@ -111,7 +118,7 @@ export async function sweepCommand(argv: string[], io: SweepIo = processIo): Pro
       io.stderr(usageError("sweep", "merge: give at least one DIR", USAGE));
       return 2;
     }
-    for (const f of ["workers", "shard"]) if (parsed.values.has(f)) {
+    for (const f of ["workers", "shard", "reports"]) if (parsed.values.has(f)) {
       io.stderr(usageError("sweep", `merge: --${f} is for running a sweep`, USAGE));
       return 2;
     }
@@ -126,7 +133,7 @@ export async function sweepCommand(argv: string[], io: SweepIo = processIo): Pro
         w.close();
       }
       io.stderr(`mm sweep merge: ${results.length} point(s) from ${parsed.positionals.length} dir(s)\n`);
-      finish(results, out, `sweep (merged from ${parsed.positionals.length} dirs)`, x, y, io);
+      finish(results, out, `sweep (merged from ${parsed.positionals.length} dirs)`, x, y, io, existingRunReports(results, parsed.positionals, out));
       return 0;
     } catch (e) {
       io.stderr(`mm sweep merge: ${e instanceof MergeConflictError ? e.message : e instanceof Error ? e.message : String(e)}\n`);
@@ -146,6 +153,15 @@ export async function sweepCommand(argv: string[], io: SweepIo = processIo): Pro
       return 2;
     }
     workers = Number(w);
+  }
+  let reports = DEFAULT_REPORTS;
+  const rp = stringFlag(parsed, "reports");
+  if (rp !== undefined) {
+    if (!/^\d{1,3}$/.test(rp) || Number(rp) > 100) {
+      io.stderr(usageError("sweep", `--reports: expected a whole number in 0..100 (got ${JSON.stringify(rp)})`, USAGE));
+      return 2;
+    }
+    reports = Number(rp);
   }
   let shard: Shard | undefined;
   const s = stringFlag(parsed, "shard");
@@ -183,7 +199,9 @@ export async function sweepCommand(argv: string[], io: SweepIo = processIo): Pro
       onProgress: (p) => progress.update(p),
     }).finally(() => progress.stop());
     io.stderr(`mm sweep: ran ${outcome.ran}, skipped ${outcome.skipped} already in ${join(out, RESULTS_FILE)}${outcome.left > 0 ? `, ${outcome.left} left (run again to finish)` : ""}\n`);
-    finish(outcome.results, out, `sweep ${file}${shard !== undefined ? ` (shard ${shard.index}/${shard.count})` : ""}`, x, y, io);
+    const runs = await writeRunReports(sweep.tasks, outcome.results, out, reports);
+    if (runs.mismatched.length > 0) io.stderr(`mm sweep: the re-run of ${runs.mismatched.join(", ")} gave other figures than its result (not reproducible: please report); no report linked for it\n`);
+    finish(outcome.results, out, `sweep ${file}${shard !== undefined ? ` (shard ${shard.index}/${shard.count})` : ""}`, x, y, io, runs.links);
     return 0;
   } catch (e) {
     io.stderr(`mm sweep: run failed: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -16,7 +16,7 @@ function sortValues(vs: string[]): string[] {
   return numeric ? [...vs].sort((a, b) => new Decimal(a).cmp(new Decimal(b))) : [...vs].sort();
 }
 
-export function sweepHtml(results: readonly PointResult[], opts: { title: string; x?: string; y?: string; top?: number }): string {
+export function sweepHtml(results: readonly PointResult[], opts: { title: string; x?: string; y?: string; top?: number; links?: ReadonlyMap<string, string> }): string {
   const keys = [...new Set(results.flatMap((r) => Object.keys(r.params)))];
   const x = opts.x ?? keys[0];
   const y = opts.y ?? keys[1];
@@ -58,7 +58,7 @@ export function sweepHtml(results: readonly PointResult[], opts: { title: string
   }
   const top = rank(results).slice(0, opts.top ?? 20);
   const rows = top
-    .map((r, i) => `<tr><td>${i + 1}</td><td><code>${r.id}</code></td>${keys.map((k) => `<td>${esc(String(r.params[k] ?? ""))}</td>`).join("")}<td>${r.seed}</td><td>${esc(r.objective.value ?? "n/a")}</td><td>${esc(r.metrics.pnl)}</td><td>${esc(r.metrics.maxDrawdown)}</td><td>${r.metrics.fills}</td></tr>`)
+    .map((r, i) => `<tr><td>${i + 1}</td><td>${pointCell(r.id, opts.links?.get(r.id))}</td>${keys.map((k) => `<td>${esc(String(r.params[k] ?? ""))}</td>`).join("")}<td>${r.seed}</td><td>${esc(r.objective.value ?? "n/a")}</td><td>${esc(r.metrics.pnl)}</td><td>${esc(r.metrics.maxDrawdown)}</td><td>${r.metrics.fills}</td></tr>`)
     .join("\n");
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>${esc(opts.title)}</title>
@@ -69,4 +69,9 @@ export function sweepHtml(results: readonly PointResult[], opts: { title: string
 ${rows}
 </table></body></html>
 `;
+}
+
+/** A point's id, linked to its run's HTML report when one was written. */
+function pointCell(id: string, href: string | undefined): string {
+  return href === undefined ? `<code>${esc(id)}</code>` : `<a href="${esc(href)}"><code>${esc(id)}</code></a>`;
 }

@@ -62,8 +62,8 @@ export function metricsOf(report: FastReport, horizonMs: number): PointMetrics {
   };
 }
 
-export async function runPoint(task: PointTask): Promise<PointResult> {
-  const started = performance.now();
+/** The fast engine's whole report of one point (series on): what runPoint ranks, and what a run's HTML report shows. */
+export async function runPointReport(task: PointTask): Promise<FastReport> {
   const config = parseConfig(task.configText, task.configName, process.env, { baseDir: task.baseDir });
   const prepared = prepareBacktest({
     config,
@@ -76,7 +76,7 @@ export async function runPoint(task: PointTask): Promise<PointResult> {
     task.dataDir !== undefined
       ? await recordedSource(task.dataDir)
       : syntheticSource({ scenario: prepared.scenario, seed: prepared.seed, startMs: prepared.startMs, durationMs: prepared.durationMs, name: prepared.scenarioPath });
-  const report = runFastBacktest({
+  return runFastBacktest({
     config: prepared.config,
     source,
     latency: constantLatency(task.latency.entryMs, task.latency.responseMs),
@@ -84,6 +84,11 @@ export async function runPoint(task: PointTask): Promise<PointResult> {
     seed: task.seed,
     series: true,
   });
+}
+
+export async function runPoint(task: PointTask): Promise<PointResult> {
+  const started = performance.now();
+  const report = await runPointReport(task);
   const metrics = metricsOf(report, task.markoutHorizonMs);
   return {
     id: task.id,

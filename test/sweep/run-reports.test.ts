@@ -1,0 +1,81 @@
+/**
+ * `mm sweep --reports N`: the best N runs get their own HTML backtest report (re-run from their
+ * task: the same figures as the ranked result), linked from sweep.html; merge links the reports
+ * the shards wrote; a re-run that differs from its result is not linked.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadSweep, type LoadedSweep } from "../../src/sweep/spec.js";
+import { runSweep } from "../../src/sweep/sweep.js";
+import { rank } from "../../src/sweep/results.js";
+import { existingRunReports, writeRunReports } from "../../src/sweep/run-reports.js";
+import { sweepHtml } from "../../src/sweep/html.js";
+import type { PointResult } from "../../src/sweep/run-point.js";
+import { sweepCommand } from "../../src/cli/sweep.js";
+
+const GRID = `config: ${resolve("configs/demo.yaml")}
+data: { duration: 20s }
+grid:
+  strategy.params.halfSpreadTicks: [1, 3]
+seeds: [5]
+objective: pnl
+`;
+
+describe("sweep run reports", () => {
+  let dir: string;
+  let sweep: LoadedSweep;
+  let results: PointResult[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "sweep-reports-"));
+    writeFileSync(join(dir, "sweep.yaml"), GRID);
+    sweep = loadSweep(join(dir, "sweep.yaml"));
+    results = (await runSweep(sweep, { out: join(dir, "a"), workers: 0 })).results;
+  }, 120_000);
+
+  it("writes the best run's report, the same run as ranked, and links it", async () => {
+    const out = join(dir, "a");
+    const best = rank(results)[0]!;
+    const { links, mismatched } = await writeRunReports(sweep.tasks, results, out, 1);
+    expect(mismatched).toEqual([]);
+    expect([...links]).toEqual([[best.id, `runs/${best.id}.html`]]);
+    const html = readFileSync(join(out, "runs", `${best.id}.html`), "utf8");
+    expect(html).toMatch(/^<!DOCTYPE html>/i);
+    expect(html).toContain(best.metrics.pnl);
+    const page = sweepHtml(results, { title: "t", links });
+    expect(page).toContain(`<a href="runs/${best.id}.html"><code>${best.id}</code></a>`);
+    const other = results.find((r) => r.id !== best.id)!;
+    expect(page).toContain(`<td><code>${other.id}</code></td>`);
+  }, 120_000);
+
+  it("a result whose re-run gives other figures is not linked", async () => {
+    const out = join(dir, "b");
+    const best = rank(results)[0]!;
+    const forged = results.map((r) => (r.id === best.id ? { ...r, metrics: { ...r.metrics, fills: r.metrics.fills + 1 } } : r));
+    const { links, mismatched } = await writeRunReports(sweep.tasks, forged, out, 1);
+    expect(mismatched).toEqual([best.id]);
+    expect(links.size).toBe(0);
+    expect(existsSync(join(out, "runs", `${best.id}.html`))).toBe(false);
+  }, 120_000);
+
+  it("merge links the reports a shard wrote, relative to the merged DIR", () => {
+    const best = rank(results)[0]!;
+    const links = existingRunReports(results, [join(dir, "nothing-here"), join(dir, "a")], join(dir, "merged"));
+    expect(links.get(best.id)).toBe(`../a/runs/${best.id}.html`);
+  });
+
+  it("mm sweep --reports: 0 writes none; a bad value and --reports on merge are refused", async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) };
+    // Every point is already in DIR a (a resumed sweep runs none): only the reports step is left.
+    expect(await sweepCommand([join(dir, "sweep.yaml"), "--out", join(dir, "a"), "--workers", "1", "--reports", "0"], io)).toBe(0);
+    expect(err.join("")).toContain("ran 0, skipped 2");
+    expect(out.join("")).not.toContain("run reports:");
+    expect(await sweepCommand([join(dir, "sweep.yaml"), "--out", join(dir, "c"), "--reports", "many"], io)).toBe(2);
+    expect(err.join("")).toContain("--reports: expected a whole number in 0..100");
+    expect(await sweepCommand(["merge", join(dir, "a"), "--out", join(dir, "d"), "--reports", "2"], io)).toBe(2);
+  }, 120_000);
+});
