@@ -11,6 +11,9 @@
  */
 import type { Side } from "../../core/amounts.js";
 import type { Micros } from "../../core/money.js";
+import { AdverseBook, type AdverseOptions } from "./adverse/adverse-book.js";
+import type { JumpView } from "./adverse/jump.js";
+import type { ToxicSideView } from "./adverse/toxicity.js";
 
 /** One own fill as the signals keep it, in our order's terms (outcome, side, price). */
 export interface SignalFill {
@@ -29,6 +32,10 @@ export interface SignalFill {
 export interface MarketSignals {
   /** The newest own fill per (outcome, side), newest first. */
   readonly lastFills: readonly SignalFill[];
+  /** Adverse selection (adverse/, `adverse.toxicity`): the state of each side with toxic fills; absent when off. */
+  readonly toxicity?: readonly ToxicSideView[];
+  /** Adverse selection (adverse/, `adverse.jump`): the market's jump cooling; absent when off. */
+  readonly jump?: JumpView;
 }
 
 export const NO_SIGNALS: MarketSignals = Object.freeze({ lastFills: Object.freeze([]) });
@@ -44,12 +51,25 @@ interface MarketEntry {
   view: MarketSignals | undefined;
 }
 
+export interface SignalBookOptions {
+  /** The adverse-selection trackers (adverse/adverse-book.ts, from `adverse:`); absent: none. */
+  adverse?: AdverseOptions | undefined;
+}
+
 export class SignalBook {
+  /** Markouts, toxicity and jumps (adverse/adverse-book.ts), when `adverse:` turns any on. */
+  readonly adverse: AdverseBook | undefined;
+
+  constructor(opts: SignalBookOptions = {}) {
+    this.adverse = opts.adverse === undefined ? undefined : new AdverseBook(opts.adverse);
+  }
+
   /** By wallet, then market. */
   private readonly byWallet = new Map<string, Map<string, MarketEntry>>();
 
   /** A NEW own fill (the ledger added it; duplicates must not be fed again). */
   onFill(wallet: string, market: string, fill: SignalFill): void {
+    this.adverse?.onFill({ wallet, market, outcome: fill.outcome, side: fill.side, price: fill.price, qty: fill.size, role: fill.role, ts: fill.ts });
     const e = this.entry(wallet, market);
     const key = `${fill.outcome}:${fill.side}`;
     const prev = e.lastFills.get(key);
@@ -59,12 +79,19 @@ export class SignalBook {
   }
 
   /** The mid of one outcome's book as read at `nowMs` (kept for the trackers that need a mid history). */
-  onMid(_market: string, _outcome: number, _midMicros: Micros, _nowMs: number): void {
-    // No tracker of this file needs the mid yet (the adverse-selection trackers compose here).
+  onMid(market: string, outcome: number, midMicros: Micros, nowMs: number): void {
+    this.adverse?.onMid(market, outcome, midMicros, nowMs);
   }
 
   /** The frozen signals of one (wallet, market) at `nowMs`. */
-  view(wallet: string, market: string, _nowMs: number): MarketSignals {
+  view(wallet: string, market: string, nowMs: number): MarketSignals {
+    const base = this.baseView(wallet, market);
+    if (this.adverse === undefined) return base;
+    const a = this.adverse.view(wallet, market, nowMs);
+    return Object.freeze({ ...base, toxicity: a.toxicity, jump: a.jump });
+  }
+
+  private baseView(wallet: string, market: string): MarketSignals {
     const e = this.byWallet.get(wallet)?.get(market);
     if (e === undefined) return NO_SIGNALS;
     if (e.view === undefined) {
@@ -76,6 +103,7 @@ export class SignalBook {
 
   /** Drop everything kept about `market` (all wallets). */
   forget(market: string): void {
+    this.adverse?.forget(market);
     for (const m of this.byWallet.values()) m.delete(market);
   }
 

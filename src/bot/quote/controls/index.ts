@@ -9,14 +9,19 @@
  *   5. inventory_target    the side moving away from the target shrinks
  *   6. filled_order_delay  a side that just filled quotes nothing for a while
  *   7. hanging_orders      the other side's live order of a filled pair is kept as it rests
+ *   8. toxicity            a side with toxic fills widens and shrinks, or is pulled (`adverse.toxicity`)
+ *   9. jump                nothing while the market cools after a jump (`adverse.jump`)
  *
  * Prices first (1-4: the floors after join/penny, so a join never goes inside a spread floor),
  * then sizes (5), then which sides quote at all (6), and hanging orders last so a delay or a
- * size cut does not cancel the order it keeps. Risk runs after all of them.
+ * size cut does not cancel the order it keeps; the adverse-selection pulls (8, 9) after those, so
+ * they pull whatever an earlier control kept. Risk runs after all of them.
  *
  * An absent block is an absent control: `buildControls` of a config without `controls:` is [].
  */
+import type { AdverseSettings } from "../../../config/adverse-section.js";
 import type { ControlsSettings } from "../../../config/controls-section.js";
+import { jumpControl, toxicityControl } from "../adverse/controls.js";
 import type { Micros } from "../../../core/money.js";
 import type { QuoteControl } from "./control.js";
 import { filledOrderDelay } from "./filled-order-delay.js";
@@ -32,10 +37,23 @@ export { applyControls } from "./control.js";
 /** The parts of the config the controls are built from. */
 export interface ControlsConfigView {
   controls?: ControlsSettings | undefined;
+  adverse?: AdverseSettings | undefined;
   risk: { maxNotionalPerWallet: Micros; minQuoteSize?: Micros | undefined };
 }
 
 export function buildControls(config: ControlsConfigView): QuoteControl[] {
+  return [...quotingControls(config), ...adverseControls(config.adverse)];
+}
+
+/** 8 and 9: `adverse:` (src/config/adverse-section.ts; the trackers they read are in SignalBook). */
+function adverseControls(a: AdverseSettings | undefined): QuoteControl[] {
+  const out: QuoteControl[] = [];
+  if (a?.toxicity !== undefined) out.push(toxicityControl({ widenTicks: a.toxicity.widenTicks, sizeFactor: a.toxicity.sizeFactor }));
+  if (a?.jump !== undefined) out.push(jumpControl());
+  return out;
+}
+
+function quotingControls(config: ControlsConfigView): QuoteControl[] {
   const c = config.controls;
   if (c === undefined) return [];
   const out: QuoteControl[] = [];

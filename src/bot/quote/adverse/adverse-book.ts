@@ -1,0 +1,116 @@
+/**
+ * The adverse-selection trackers of one wallet's signals (composed in SignalBook, signals.ts): the
+ * live markout tracker (markout-tracker.ts), the toxicity estimator it feeds (toxicity.ts) and the
+ * jump detector (jump.ts), with the options built from `adverse:` (src/config/adverse-section.ts).
+ *
+ * Fed like the SignalBook: each new own fill (`onFill`, no time: it is scheduled at the next call
+ * that brings one, which is when the shell next reads a mid, so "learnt late" is judged against the
+ * mids seen until then), each mid (`onMid`), and read per (wallet, market) with `view`.
+ * Pure: no clock, no I/O; the markouts measured go to `onMarkout` (the shell's metrics).
+ */
+import type { AdverseSettings } from "../../../config/adverse-section.js";
+import type { Micros } from "../../../core/money.js";
+import { JumpDetector, NO_JUMP, type JumpParams, type JumpView } from "./jump.js";
+import { MarkoutTracker, type Markout, type OwnFill } from "./markout-tracker.js";
+import { ToxicityBook, type ToxicSideView, type ToxicityParams } from "./toxicity.js";
+
+export interface AdverseOptions {
+  /** Report every markout measured to `onMarkout` (metrics). */
+  markouts: boolean;
+  maxPending: number;
+  toxicity?: ToxicityParams | undefined;
+  jump?: JumpParams | undefined;
+  onMarkout?: ((m: Markout) => void) | undefined;
+}
+
+/** The options `adverse:` asks for; undefined when nothing is on (no markouts, no toxicity, no jump). */
+export function adverseOptionsOf(a: AdverseSettings | undefined): AdverseOptions | undefined {
+  if (a === undefined || (!a.markouts && a.toxicity === undefined && a.jump === undefined)) return undefined;
+  const t = a.toxicity;
+  const j = a.jump;
+  return {
+    markouts: a.markouts,
+    maxPending: a.maxPendingMarkouts,
+    toxicity:
+      t === undefined
+        ? undefined
+        : {
+            horizonMs: t.horizonSec * 1000,
+            fills: t.fills,
+            windowMs: t.windowSec * 1000,
+            minFills: t.minFills,
+            widenEnterMicros: t.widenEnterTicks,
+            widenExitMicros: t.widenExitTicks,
+            pullEnterMicros: t.pullEnterTicks,
+            coolingMs: t.coolingSec * 1000,
+          },
+    jump: j === undefined ? undefined : { thresholdMicros: j.thresholdTicks, windowMs: Math.round(j.windowSec * 1000), coolingMs: Math.round(j.coolingSec * 1000) },
+  };
+}
+
+/** What the cycle reads of one (wallet, market). */
+export interface AdverseView {
+  /** Sides with toxicity state (any level), by outcome then BUY before SELL. */
+  toxicity: readonly ToxicSideView[];
+  jump: JumpView;
+}
+
+const NO_SIDES: readonly ToxicSideView[] = Object.freeze([]);
+
+export class AdverseBook {
+  readonly tracker: MarkoutTracker;
+  readonly toxicity: ToxicityBook | undefined;
+  readonly jump: JumpDetector | undefined;
+  private readonly onMarkout: ((m: Markout) => void) | undefined;
+  private incoming: OwnFill[] = [];
+
+  constructor(readonly options: AdverseOptions) {
+    this.tracker = new MarkoutTracker({ maxPending: options.maxPending });
+    this.toxicity = options.toxicity === undefined ? undefined : new ToxicityBook(options.toxicity);
+    this.jump = options.jump === undefined ? undefined : new JumpDetector(options.jump);
+    this.onMarkout = options.markouts ? options.onMarkout : undefined;
+  }
+
+  onFill(fill: OwnFill): void {
+    // Held until the next call that brings the time (bounded like the tracker's queue).
+    if (this.incoming.length >= this.options.maxPending) return;
+    this.incoming.push(fill);
+  }
+
+  onMid(market: string, outcome: number, mid: Micros, nowMs: number): void {
+    this.schedule(nowMs);
+    this.land(this.tracker.onMid(market, outcome, mid, nowMs), nowMs);
+    this.jump?.onMid(market, outcome, mid, nowMs);
+  }
+
+  view(wallet: string, market: string, nowMs: number): AdverseView {
+    this.schedule(nowMs);
+    this.land(this.tracker.advance(nowMs), nowMs);
+    return {
+      toxicity: this.toxicity?.view(wallet, market, nowMs) ?? NO_SIDES,
+      jump: this.jump?.view(market, nowMs) ?? NO_JUMP,
+    };
+  }
+
+  forget(market: string): void {
+    this.tracker.forget(market);
+    this.toxicity?.forget(market);
+    this.jump?.forget(market);
+    this.incoming = this.incoming.filter((f) => f.market !== market);
+  }
+
+  private schedule(nowMs: number): void {
+    if (this.incoming.length === 0) return;
+    const fills = this.incoming;
+    this.incoming = [];
+    for (const f of fills) this.land(this.tracker.onFill(f, nowMs), nowMs);
+  }
+
+  private land(ms: readonly Markout[], nowMs: number): void {
+    for (const m of ms) {
+      this.toxicity?.onMarkout(m, nowMs);
+      this.onMarkout?.(m);
+    }
+    if (ms.length > 0) this.toxicity?.prune(nowMs);
+  }
+}
