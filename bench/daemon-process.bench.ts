@@ -1,0 +1,222 @@
+/**
+ * What one daemon process takes from its machine, measured from outside as Kubernetes sees it:
+ * `mm sim` and `mm run` in two processes over loopback HTTP and WebSocket (the daemon as deployed,
+ * a live config pointing at the simulator), the daemon's CPU time and resident memory read from
+ * /proc/<pid> over a window after a warm-up. The figures behind deploy/k8s's resource requests.
+ *
+ *   BENCH daemon_process_<W>x<M>_cpu_cores       daemon CPU seconds (user + system) per wall second
+ *   BENCH daemon_process_<W>x<M>_rss_mib_max     the daemon's largest resident set in the window
+ *   BENCH daemon_process_<W>x<M>_rss_mib_end     its resident set at the end of the window
+ *   BENCH daemon_process_<W>x<M>_heap_mib_end    V8 heap in use at the end (from /metrics:
+ *                                                nodejs_heap_size_used_bytes)
+ *   BENCH daemon_process_<W>x<M>_quoted_markets  markets holding a live order of ours at the end
+ *                                                (mm_live_quotes > 0), a check that the daemon
+ *                                                really quoted what it was given
+ *
+ * Both processes run the compiled build (`dist/`, as the image does; `npm run build` first) unless
+ * BENCH_PROCESS_TSX=1 runs the sources through tsx (which adds the transpiler's own memory).
+ * The simulator is a process of its own, so none of its CPU or memory is counted. CPU time is what
+ * the daemon used whatever its neighbours did; on a busy machine it may fall behind and do less
+ * work in the window, so compare cpu_cores with quoted_markets. Resident memory does not depend on
+ * the neighbours.
+ *
+ * BENCH_PROCESS_SIZES (default "20x50,50x100"), BENCH_PROCESS_WARMUP_SEC (default 20) and
+ * BENCH_PROCESS_SEC (default 40) change the run. Linux only (/proc). Not run in CI.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { simulatorWalletKey } from "../src/config/index.js";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const API_KEY = "pmk_sim_5e1d0000000000cc_DaemonProcessBenchSecret000000001";
+const SIZES = (process.env["BENCH_PROCESS_SIZES"] ?? "20x50,50x100").split(",");
+const WARMUP_MS = Number(process.env["BENCH_PROCESS_WARMUP_SEC"] ?? 20) * 1000;
+const MEASURE_MS = Number(process.env["BENCH_PROCESS_SEC"] ?? 40) * 1000;
+const TSX = process.env["BENCH_PROCESS_TSX"] === "1";
+const CLK_TCK = 100;
+const PAGE = 4096;
+
+const key = (i: number): string => simulatorWalletKey(4, `proc-${i}`).reveal();
+const symbol = (j: number): string => `PRC${String(j).padStart(4, "0")}`;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const fmt = (v: number): string => (Number.isInteger(v) ? String(v) : v.toPrecision(3));
+
+function parseSize(s: string): { wallets: number; markets: number } {
+  const m = /^(\d+)x(\d+)$/.exec(s.trim());
+  if (m === null) throw new Error(`BENCH_PROCESS_SIZES: expected WxM (e.g. 20x50), got ${JSON.stringify(s)}`);
+  const wallets = Number(m[1]);
+  const markets = Number(m[2]);
+  if (wallets < 1 || wallets > 50 || markets < 1 || markets > 1_000) throw new Error(`BENCH_PROCESS_SIZES: ${s} is out of range (1..50 wallets, 1..1000 markets)`);
+  return { wallets, markets };
+}
+
+function scenario(wallets: number, markets: number): string {
+  const ws = Array.from({ length: wallets }, (_, i) => `  - { name: w${i}, privateKey: "${key(i)}", partner: mm, balances: { collateral: "100000" } }`).join("\n");
+  const ms = Array.from(
+    { length: markets },
+    (_, j) => `      - title: ${symbol(j)}
+        symbol: ${symbol(j)}
+        feeTakerBps: 100
+        tradingWindow: { preMarketStartsAt: null, opensAt: "-10m", closesAt: "+1d" }
+        fairValue: "0.5"
+        flow:
+          volPerSqrtMin: 0.004
+          takerArrivalPerMin: 20
+          takerSize: { dist: lognormal, min: "1", max: "100", mean: "8" }
+          liquidity: { levels: 3, depthPerLevel: "100", halfSpread: "0.02", levelStep: "0.01" }`,
+  ).join("\n");
+  return `seed: 6
+start: now
+platform: { defaultFeeTakerBps: 100 }
+partners:
+  - id: mm
+    name: Process bench
+    kind: multi_wallet
+    requirePerWalletKyc: false
+    rateLimitPerMin: 600
+    keys:
+      - { key: ${API_KEY}, scopes: [orders:read, orders:write, portfolio:read] }
+wallets:
+${ws}
+events:
+  - slug: proc-event
+    title: Process bench
+    vertical: football
+    tags: []
+    markets:
+${ms}
+`;
+}
+
+function liveConfig(baseUrl: string, wallets: number, markets: number): string {
+  const ws = Array.from({ length: wallets }, (_, i) => `  - { name: w${i}, privateKey: "\${BENCH_W${i}}" }`).join("\n");
+  const slugs = JSON.stringify(Array.from({ length: markets }, (_, j) => symbol(j)));
+  return `mode: live
+platform: { baseUrl: "${baseUrl}", apiKey: "\${BENCH_API_KEY}" }
+instance: { id: proc }
+wallets:
+${ws}
+markets: { slugs: ${slugs}, maxMarkets: ${markets}, refreshSec: 60 }
+strategy: { name: ladder, params: { size: "10", levels: 2 } }
+quoting: { refreshMs: 1000, priceToleranceTicks: 1 }
+capacity: { enabled: false }
+metrics: { host: 127.0.0.1, port: 0 }
+log: { level: warn }
+shutdown: { cancelDeadlineSec: 30 }
+`;
+}
+
+/** `mm <args>` as a child process: the compiled build, or the sources through tsx. */
+function mm(args: string[], env: Record<string, string> = {}): ChildProcess {
+  const entry = TSX ? ["bin/mm.js"] : ["--input-type=module", "-e", `const { main } = await import(${JSON.stringify(join(ROOT, "dist/src/cli/main.js"))}); process.exitCode = await main(process.argv.slice(1));`];
+  return spawn(process.execPath, [...entry, ...args], { cwd: ROOT, env: { ...process.env, ...env, MM_LOG_FORMAT: "json" }, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** Resolves with the first match of `re` in the child's stdout or stderr. */
+function waitFor(child: ChildProcess, re: RegExp, what: string, ms = 120_000): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`${what}: not seen within ${ms} ms; output:\n${seen.slice(-2000)}`)), ms);
+    const look = (chunk: Buffer): void => {
+      seen += chunk.toString();
+      const m = re.exec(seen);
+      if (m !== null) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    };
+    child.stdout?.on("data", look);
+    child.stderr?.on("data", look);
+    child.once("exit", (code) => reject(new Error(`${what}: process exited (${code}) first; output:\n${seen.slice(-2000)}`)));
+  });
+}
+
+/** utime + stime (clock ticks) and resident pages of a process, from /proc. */
+function procStat(pid: number): { cpuSec: number; rssMib: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // After "pid (comm) ": state is field 3 (index 0); utime 14, stime 15, rss 24 (1-based in proc(5)).
+  const utime = Number(fields[14 - 3]);
+  const stime = Number(fields[15 - 3]);
+  const rssPages = Number(fields[24 - 3]);
+  return { cpuSec: (utime + stime) / CLK_TCK, rssMib: (rssPages * PAGE) / 1024 / 1024 };
+}
+
+async function metricsText(url: string): Promise<string> {
+  const res = await fetch(`${url}/metrics`);
+  return res.text();
+}
+
+function metricValue(text: string, name: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return line === undefined ? Number.NaN : Number(line.slice(line.lastIndexOf(" ") + 1));
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 45_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function measure(size: { wallets: number; markets: number }): Promise<void> {
+  const name = `daemon_process_${size.wallets}x${size.markets}`;
+  const dir = mkdtempSync(join(tmpdir(), "mm-proc-bench-"));
+  const children: ChildProcess[] = [];
+  try {
+    writeFileSync(join(dir, "scenario.yaml"), scenario(size.wallets, size.markets));
+    const sim = mm(["sim", "--scenario", join(dir, "scenario.yaml"), "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"]);
+    children.push(sim);
+    const baseUrl = (await waitFor(sim, /listening on (http:\/\/[0-9.:]+)/, "mm sim"))[1]!;
+    writeFileSync(join(dir, "live.yaml"), liveConfig(baseUrl, size.wallets, size.markets));
+    const env: Record<string, string> = { BENCH_API_KEY: API_KEY };
+    for (let i = 0; i < size.wallets; i++) env[`BENCH_W${i}`] = key(i);
+    const daemon = mm(["run", "--config", join(dir, "live.yaml"), "--log-level", "info"], env);
+    children.push(daemon);
+    const port = (await waitFor(daemon, /"port":(\d+)[^\n]*serving \/metrics/, "mm run's metrics server"))[1]!;
+    const metricsUrl = `http://127.0.0.1:${port}`;
+    await sleep(WARMUP_MS);
+    const pid = daemon.pid!;
+    const t0 = performance.now();
+    const s0 = procStat(pid);
+    let rssMax = s0.rssMib;
+    while (performance.now() - t0 < MEASURE_MS) {
+      await sleep(500);
+      rssMax = Math.max(rssMax, procStat(pid).rssMib);
+    }
+    const s1 = procStat(pid);
+    const wallSec = (performance.now() - t0) / 1000;
+    const text = await metricsText(metricsUrl);
+    const quoted = new Set(
+      text
+        .split("\n")
+        .filter((l) => l.startsWith("mm_live_quotes{") && Number(l.slice(l.lastIndexOf(" ") + 1)) > 0)
+        .map((l) => /market="([^"]+)"/.exec(l)?.[1] ?? ""),
+    );
+    console.log(`BENCH ${name}_cpu_cores ${fmt((s1.cpuSec - s0.cpuSec) / wallSec)} cores`);
+    console.log(`BENCH ${name}_rss_mib_max ${fmt(Math.max(rssMax, s1.rssMib))} MiB`);
+    console.log(`BENCH ${name}_rss_mib_end ${fmt(s1.rssMib)} MiB`);
+    console.log(`BENCH ${name}_heap_mib_end ${fmt(metricValue(text, "nodejs_heap_size_used_bytes") / 1024 / 1024)} MiB`);
+    console.log(`BENCH ${name}_quoted_markets ${quoted.size} count`);
+  } finally {
+    for (const c of children.reverse()) await stop(c);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<void> {
+  if (!existsSync("/proc/self/stat")) {
+    console.log("# daemon-process: skipped (needs Linux /proc)");
+    return;
+  }
+  if (!TSX && !existsSync(join(ROOT, "dist/src/cli/main.js"))) {
+    console.log("# daemon-process: skipped (no compiled build: run `npm run build`, or BENCH_PROCESS_TSX=1)");
+    return;
+  }
+  for (const s of SIZES) await measure(parseSize(s));
+}
