@@ -9,8 +9,10 @@ import { z } from "zod";
 import { moneyField, pathField, priceField, secretField, textField, type LoadContext } from "./fields.js";
 import { liveWalletsSchema, simulatorWalletsSchema } from "./wallets.js";
 import { recordSectionSchema } from "./record-section.js";
-import { adverseSectionSchema } from "./adverse-section.js";
+import { autoMergeSectionSchema } from "./auto-merge-section.js";
+import { settlementSectionSchema } from "./settlement-section.js";
 import { controlsSectionSchema } from "./controls-section.js";
+import { adverseSectionSchema } from "./adverse-section.js";
 import { paperPlatformFields, paperSectionSchema } from "./paper-section.js";
 import { bucketOverridesSchema } from "../ratelimit/overrides.js";
 import { checkShardId, localAddressSchema, shardSchema } from "./shard-section.js";
@@ -234,7 +236,11 @@ function commonSections(ctx: LoadContext) {
     log: z.strictObject({ level: z.enum(LOG_LEVELS).default("info") }).prefault({}),
     shutdown: z.strictObject({ cancelDeadlineSec: int(1, 600).default(15) }).prefault({}),
     record: recordSectionSchema(ctx).optional(),
+    /** Checking that payouts of settled markets arrive (settlement-section.ts). */
+    settlement: settlementSectionSchema(),
     adverse: adverseSectionSchema(),
+    /** Merging YES+NO pairs back into collateral (auto-merge-section.ts); off by default. */
+    autoMerge: autoMergeSectionSchema(),
   };
 }
 

@@ -14,6 +14,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import type { Clock } from "../core/clock.js";
 import { microsToNumber, type Micros } from "../core/money.js";
 import { LoadShedMetrics } from "./capacity-metrics.js";
+import { SettlementMetrics } from "./settlement-metrics.js";
 import { LabelGuard, type LabelGuardOptions } from "./labels.js";
 import { LoopMetrics } from "./loop-metrics.js";
 import { TRACKER_ANOMALY_KINDS, type ScrapeSources } from "./scrape-sources.js";
@@ -90,6 +91,8 @@ export class MetricSet {
   readonly loop: LoopMetrics;
   // ---- load shedding (capacity-metrics.ts; the engine attaches its capacity guard) ----
   readonly loadShed: LoadShedMetrics;
+  // ---- settlement checks (settlement-metrics.ts; the engine attaches its settlement watcher) ----
+  readonly settlement: SettlementMetrics;
 
   constructor(opts: MetricSetOptions) {
     this.labels = new LabelGuard({ ...opts, now: () => opts.clock.now() });
@@ -244,6 +247,7 @@ export class MetricSet {
     );
     this.loop = new LoopMetrics(this.registry);
     this.loadShed = new LoadShedMetrics(this.registry);
+    this.settlement = new SettlementMetrics(this.registry);
 
     if (opts.processMetrics ?? true) {
       collectDefaultMetrics({ register: this.registry });

@@ -28,6 +28,8 @@ export interface MarketTimelineParts {
   active: () => boolean;
   /** A one-off timer the daemon clears at stop. */
   later: (fn: () => void, ms: number) => void;
+  /** Told of a settlement before the inventory applies it (the settlement check reads the shares held). */
+  onSettled?: (symbol: string, kind: "resolved" | "voided", payoutNumerators: readonly bigint[] | null, outcomeCount: number, atMs: number) => void;
 }
 
 export class MarketTimeline {
@@ -137,10 +139,15 @@ export class MarketTimeline {
     const now = this.p.clock.now();
     if (row.status === "RESOLVED" && row.payoutNumerators !== null) {
       this.settled.add(symbol);
-      this.p.inventory.resolve(symbol, row.payoutNumerators.map((n) => BigInt(n)), Date.parse(row.lifecycle.resolvedAt ?? "") || now);
+      const nums = row.payoutNumerators.map((n) => BigInt(n));
+      const at = Date.parse(row.lifecycle.resolvedAt ?? "") || now;
+      this.p.onSettled?.(symbol, "resolved", nums, row.outcomeCount, at);
+      this.p.inventory.resolve(symbol, nums, at);
     } else if (row.status === "VOIDED") {
       this.settled.add(symbol);
-      this.p.inventory.voidMarket(symbol, row.outcomeCount, Date.parse(row.lifecycle.voidedAt ?? "") || now);
+      const at = Date.parse(row.lifecycle.voidedAt ?? "") || now;
+      this.p.onSettled?.(symbol, "voided", null, row.outcomeCount, at);
+      this.p.inventory.voidMarket(symbol, row.outcomeCount, at);
     }
   }
 

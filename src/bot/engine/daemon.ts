@@ -39,6 +39,7 @@ import { InstanceConflictError, InstanceFence, lateWindowMs, watchAtStartup } fr
 import { EventSeq, type MarketDataSource } from "../market/market-data.js";
 import type { MarketRegistry } from "../market/market-registry.js";
 import { MarketTimeline } from "./daemon-markets.js";
+import { SettlementWatcher } from "./settlement-watch.js";
 import { buildPlatformLink } from "./daemon-platform.js";
 import { DaemonTimers } from "./daemon-timers.js";
 import type { DaemonDeps, ShutdownReport, StartReport } from "./daemon-types.js";
@@ -108,6 +109,8 @@ export class Daemon {
   private platformInfo: PlatformInfo | undefined;
   private readonly timers: DaemonTimers;
   private readonly markets: MarketTimeline;
+  /** Payouts of settled markets checked against the platform (settlement-watch.ts). */
+  readonly settlement: SettlementWatcher;
   private readonly haltControl: HaltControl;
   private readonly startAbort = new AbortController();
   private running = false;
@@ -229,6 +232,18 @@ export class Daemon {
         orderSigners: deps.orderSigners,
       }),
     );
+    this.settlement = new SettlementWatcher({
+      clock: this.clock,
+      log: this.log.child({ component: "settlement" }),
+      settings: config.settlement,
+      inventory: this.inventory,
+      wallets: () => this.runners.map((r) => ({ wallet: r.wallet.toLowerCase(), name: r.name })),
+      api: (w) => this.client.forWallet(w),
+      symbolOf: (id) => this.registry.symbolOf(id) ?? id,
+      later: (fn, ms) => this.timers.later(fn, ms),
+      active: () => this.running && this.stopping === undefined,
+    });
+    this.ops.metrics.settlement.follow(() => this.settlement.views());
     this.markets = new MarketTimeline({
       clock: this.clock,
       log: this.log,
@@ -239,6 +254,7 @@ export class Daemon {
       runners: this.runners,
       active: () => this.running && this.stopping === undefined,
       later: (fn, ms) => this.timers.later(fn, ms),
+      onSettled: (symbol, kind, nums, outcomes, at) => this.settlement.onSettled(symbol, kind, nums, outcomes, at),
     });
     this.capacity = buildCapacityGuard({
       settings: config.capacity,
