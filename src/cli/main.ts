@@ -41,6 +41,11 @@ export const COMMANDS: Record<string, Command> = {
     usage: "mm sweep FILE --out DIR [--workers N] [--shard I/N] [--x KEY] [--y KEY] | mm sweep merge DIR... --out DIR",
     load: async () => (await import("./sweep.js")).sweepCommand,
   },
+  paper: {
+    summary: "paper trading: a real platform's public data, orders matched locally and never sent; backtest report at the end",
+    usage: "mm paper --config FILE [--out FILE] [--html FILE] [--queue MODEL] [--latency E,R] [--duration D] [--log-level L]",
+    load: async () => (await import("./paper.js")).paperCommand,
+  },
   record: {
     summary: "record market rows, order books and public trades into a data set for backtests",
     usage: "mm record --config FILE --out DIR [--duration D] [--rotate-mb N] [--log-level L]",

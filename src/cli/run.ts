@@ -152,6 +152,8 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
   const file = args.config ?? defaultDemoConfigPath();
   const config = loadCommandConfig(file, io.stderr);
   if (config === 2) return 2;
+  // mode: paper is paper trading (src/cli/paper.ts): the same daemon, orders matched locally.
+  if (config.mode === "paper") return (await import("./paper.js")).paperCommand(argv, io);
   const { clock, real, stopDriver } = commandClock(config);
   const logger = createLogger({ level: args.logLevel ?? config.log.level, name: "mm", clock });
   let embedded: EmbeddedSimulator | undefined;
