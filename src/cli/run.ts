@@ -11,7 +11,10 @@
  * when the platform confirmed every order ended, 1 otherwise (a second signal exits at once, 130). SIGUSR2 is the kill
  * switch: cancel everything, stop quoting, stay up for inspection (POST /admin/resume or a
  * restart quotes again; SIGTERM then exits). SIGUSR1 is taken by node's inspector, SIGHUP by
- * terminals closing: neither would be a safe kill switch.
+ * terminals closing: neither would be a safe kill switch. SIGHUP reloads the config file instead
+ * (as POST /admin/reload: applied at the next cycle, or refused whole with nothing changed), the
+ * daemons' convention; a terminal closing then reloads an unchanged file rather than killing the
+ * process without cancelling its orders.
  */
 import { Rng } from "../core/rng.js";
 import type { Config } from "../config/index.js";
@@ -21,6 +24,7 @@ import { LOG_LEVEL_FLAG, logFormatProblem, logLevelFlag, parseFlags, stringFlag,
 import { createDaemon, type Daemon, type ShutdownReport } from "../bot/engine/daemon.js";
 import { defaultDemoConfigPath, startEmbeddedSimulator, type EmbeddedSimulator } from "../bot/engine/demo.js";
 import { describeUnconfirmed } from "../bot/engine/shutdown.js";
+import type { ReloadOutcome } from "../bot/engine/reload.js";
 import { formatStatusLine } from "../bot/engine/status.js";
 import { DaemonRecording } from "../record/index.js";
 
@@ -47,6 +51,9 @@ Ctrl-C or SIGTERM: stop quoting, cancel every order, exit 0 only when the platfo
 (and the last open-orders walk succeeded), 1 otherwise, naming each order left and why.
 SIGUSR2: kill switch: cancel every order and stop quoting, but stay up (POST /admin/resume quotes
 again).
+SIGHUP: reload the config file (as POST /admin/reload): strategy, quoting tolerances and risk limits
+apply at the next cycle; a bad file, or one changing what needs a restart, is refused and nothing
+changes (docs/operations.md).
 `;
 
 export interface RunIo {
@@ -56,6 +63,8 @@ export interface RunIo {
   onStopSignal: (handler: (signal: string) => void) => () => void;
   /** Register the kill-switch handler (SIGUSR2); returns the unregister function. */
   onKillSignal?: (handler: (signal: string) => void) => () => void;
+  /** Register the config-reload handler (SIGHUP); returns the unregister function. */
+  onReloadSignal?: (handler: (signal: string) => void) => () => void;
   /** Immediate exit (second signal). */
   exitNow: (code: number) => void;
 }
@@ -78,10 +87,33 @@ const processIo: RunIo = {
     process.on(KILL_SIGNAL, onUsr2);
     return () => process.off(KILL_SIGNAL, onUsr2);
   },
+  onReloadSignal: (handler) => {
+    const onHup = (): void => handler(RELOAD_SIGNAL);
+    process.on(RELOAD_SIGNAL, onHup);
+    return () => process.off(RELOAD_SIGNAL, onHup);
+  },
   exitNow: (code) => process.exit(code),
 };
 
 export const KILL_SIGNAL = "SIGUSR2";
+export const RELOAD_SIGNAL = "SIGHUP";
+
+/**
+ * What the reload signal does: the daemon's config reload (reload.ts), its outcome on stderr (the
+ * daemon logs it too). Exported so tests can call exactly what the signal calls.
+ */
+export async function onReloadSignal(daemon: { reload(source: string): Promise<ReloadOutcome> }, signal: string, stderr: (text: string) => void): Promise<ReloadOutcome | undefined> {
+  try {
+    const r = await daemon.reload(`signal ${signal}`);
+    if (r.ok && r.changed.length === 0) stderr(`mm run: ${signal}: config reloaded: no change (config hash ${r.hash})\n`);
+    else if (r.ok) stderr(`mm run: ${signal}: config reloaded (config hash ${r.previousHash} -> ${r.hash}), applied at the next cycle: ${r.changed.join(", ")}\n`);
+    else stderr(`mm run: ${signal}: config reload refused, nothing changed (config hash ${r.hash}):\n${r.errors.map((e) => `  ${redactSecrets(e)}\n`).join("")}`);
+    return r;
+  } catch (e) {
+    stderr(`mm run: ${signal}: config reload failed, nothing changed: ${redactSecrets(e instanceof Error ? e.message : String(e))}\n`);
+    return undefined;
+  }
+}
 
 /**
  * What the kill signal does: the daemon's kill switch, reported on stderr. Exported so tests
@@ -162,6 +194,7 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
   let statusTimer: ReturnType<typeof real.setInterval> | undefined;
   let unregister: (() => void) | undefined;
   let unregisterKill: (() => void) | undefined;
+  let unregisterReload: (() => void) | undefined;
   try {
     if (config.mode === "simulator") {
       embedded = startEmbeddedSimulator(config, clock, logger.child({ component: "sim" }, { level: "warn" }));
@@ -176,12 +209,15 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
       ...(embedded ? { transport: embedded.transport, connector: embedded.connector, apiKey: embedded.apiKey } : {}),
       ...(config.mode === "simulator" && config.simulator.clock === "virtual" ? { rng: new Rng(config.simulator.seed) } : {}),
     });
+    // SIGHUP and POST /admin/reload read the same file again (reload.ts).
+    daemon.reloadFrom(file);
     const served = await daemon.serve().catch((e: unknown) => {
       throw new Error(describeServeError(e, config, args.config) ?? (e instanceof Error ? e.message : String(e)), { cause: e });
     });
     io.stdout(`mm run: metrics on http://${hostForUrl(served.host)}:${served.port}/metrics (also /health, /ready)\n`);
     const d0 = daemon;
     unregisterKill = io.onKillSignal?.((signal) => void onKillSignal(d0, signal, io.stderr));
+    unregisterReload = io.onReloadSignal?.((signal) => void onReloadSignal(d0, signal, io.stderr));
 
     let requested: ((signal: string) => void) | undefined;
     const stopRequested = new Promise<string>((resolve) => (requested = resolve));
@@ -221,6 +257,7 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
     real.clearInterval(statusTimer);
     unregister?.();
     unregisterKill?.();
+    unregisterReload?.();
     await daemon?.ops.close();
     try {
       recording?.close();

@@ -18,7 +18,9 @@ import { isSecret } from "../core/secret.js";
 
 /**
  * Paths a reload applies at the next quote cycle: the strategy (name and params), the
- * reconciler's tolerances and order age, and the risk limits and tuning.
+ * reconciler's tolerances and order age, the risk limits and tuning, and the quote controls
+ * (rebuilt from the new config by buildControls). Not live: `adverse` (its markout and jump
+ * windows live in each wallet's SignalBook, built once), `settlement` (its watcher is built once).
  */
 export const LIVE_PATHS: readonly string[] = [
   "strategy",
@@ -26,6 +28,7 @@ export const LIVE_PATHS: readonly string[] = [
   "quoting.sizeTolerance",
   "quoting.maxOrderAgeSec",
   "risk",
+  "controls",
 ];
 
 /**

@@ -54,10 +54,10 @@ describe("configChanges and splitChanges", () => {
   });
 
   it("strategy, the reconciler's tolerances and the risk limits are live; the rest needs a restart", () => {
-    for (const p of ["strategy.name", "strategy.params.levels", "quoting.priceToleranceTicks", "quoting.sizeTolerance", "quoting.maxOrderAgeSec", "risk.maxOrderSize", "risk.priceBand.min", "risk.dailyLossLimit", "risk.explainedRejectCodes"]) {
+    for (const p of ["strategy.name", "strategy.params.levels", "quoting.priceToleranceTicks", "quoting.sizeTolerance", "quoting.maxOrderAgeSec", "risk.maxOrderSize", "risk.priceBand.min", "risk.dailyLossLimit", "risk.explainedRejectCodes", "controls.levels.count", "controls"]) {
       expect(isLivePath(p), p).toBe(true);
     }
-    for (const p of ["wallets", "platform.baseUrl", "platform.apiKey", "instance.id", "shard.count", "markets.slugs", "metrics.port", "admin.token", "simulator.seed", "quoting.refreshMs", "quoting.orderExpirySec", "quoting.pullBeforeCloseSec", "risk.staleDataSec", "risk.deadManSec", "riskier", "log.level", "mode"]) {
+    for (const p of ["wallets", "platform.baseUrl", "platform.apiKey", "instance.id", "shard.count", "markets.slugs", "metrics.port", "admin.token", "simulator.seed", "quoting.refreshMs", "quoting.orderExpirySec", "quoting.pullBeforeCloseSec", "risk.staleDataSec", "risk.deadManSec", "riskier", "log.level", "mode", "adverse.toxicity", "settlement", "paper"]) {
       expect(isLivePath(p), p).toBe(false);
     }
     expect(splitChanges(["risk.maxOrderSize", "wallets", "strategy.params.size", "platform.baseUrl"])).toEqual({

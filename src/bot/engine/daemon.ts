@@ -67,6 +67,9 @@ import { statusDocument } from "./status-document.js";
 import type { StatusDocument } from "../../metrics/status-route.js";
 import { DEFAULT_TUNING, type EngineTuning } from "./tuning.js";
 import type { WalletRunner } from "./wallet-runner.js";
+import { LiveParams } from "./live-params.js";
+import { ConfigReloader, type ReloadOutcome } from "./reload.js";
+import type { Env } from "../../config/index.js";
 
 export type { DaemonDeps, ShutdownReport, StartReport };
 
@@ -102,6 +105,9 @@ export class Daemon {
   readonly capacity: CapacityGuard;
   /** The extra risk hook of DaemonDeps.risk, consulted after the core risk. */
   private readonly extraRisk: RiskHook | undefined;
+  /** The active parameters every cycle reads (live-params.ts); a reload (reload.ts) replaces them. */
+  readonly params: LiveParams;
+  private reloader: ConfigReloader | undefined;
   private readonly rng: Rng;
   private readonly seq = new EventSeq();
   /** Read-only view of the whole engine for the risk hook. */
@@ -119,8 +125,11 @@ export class Daemon {
   constructor(
     readonly config: Config,
     deps: DaemonDeps = {},
+    /** The config as loaded, before sharding (createDaemon): its hash is the one shown. */
+    source: Config = config,
   ) {
     this.clock = deps.clock ?? new RealClock();
+    this.params = new LiveParams(config, this.clock.now(), source);
     const rng = deps.rng ?? new Rng(randomBytes(4).readUInt32LE(0));
     this.rng = rng;
     this.tuning = { ...DEFAULT_TUNING, ...deps.tuning };
@@ -129,6 +138,7 @@ export class Daemon {
 
     // Risk and metrics are core: built here, always, before anything that reports to them.
     this.ops = new DaemonOps({ config, clock: this.clock, log: this.log, risk: () => this.coreRisk.facade, monotonic });
+    this.ops.configActive(this.params.current.hash, config);
     const deadMan = buildDeadMan({
       config,
       clock: this.clock,
@@ -229,6 +239,7 @@ export class Daemon {
         seq: this.seq,
         engine: this.view,
         shed: (symbol) => this.capacity.isShed(symbol),
+        params: this.params,
         orderSigners: deps.orderSigners,
       }),
     );
@@ -311,13 +322,46 @@ export class Daemon {
           return { changes: r.changes, info: { openOrdersBefore: r.openOrdersBefore, openOrders: r.openOrders } };
         },
         resume: () => ({ changes: this.resume() }),
+        ...(this.reloader === undefined ? {} : { reload: () => this.reload("admin") }),
       },
       () => this.statusDocument(),
     );
   }
 
-  /** What GET /status answers (status-document.ts): wallets, markets, open orders, inventory, PnL, halts. */
+  /**
+   * Reloads (SIGHUP, POST /admin/reload) read this file again (reload.ts); call before serve(). An
+   * applied reload shows its hash in mm_config_info and runs every wallet's cycles, which decide
+   * with the new parameters.
+   */
+  reloadFrom(file: string, env: Env = process.env): void {
+    this.reloader = new ConfigReloader({
+      file,
+      env,
+      params: this.params,
+      risk: this.coreRisk.facade,
+      clock: this.clock,
+      log: this.log.child({ component: "reload" }),
+      applied: (active) => {
+        this.ops.configActive(active.hash, active.config);
+        for (const r of this.runners) r.triggerAll("timer");
+      },
+    });
+  }
+
+  /** Reload the config file (reloadFrom); serialised, and a refused file changes nothing. */
+  reload(source: string): Promise<ReloadOutcome> {
+    if (this.reloader === undefined) return Promise.reject(new Error("no config file to reload (reloadFrom was not called)"));
+    return this.reloader.reload(source);
+  }
+
+  /** What GET /status answers (status-document.ts): wallets, markets, open orders, inventory, PnL, halts, the config's hash. */
   statusDocument(): StatusDocument {
+    const active = this.params.current;
+    const config = { hash: active.hash, reloads: active.version, since: new Date(active.sinceMs).toISOString() };
+    return { ...this.baseStatusDocument(), config };
+  }
+
+  private baseStatusDocument(): StatusDocument {
     return statusDocument({
       config: this.config,
       nowMs: this.clock.now(),
@@ -373,7 +417,7 @@ export class Daemon {
     this.timers.startPeriodic();
     this.ops.probes.markStarted();
     const markets = this.registry.selected().map((e) => e.row.symbol);
-    this.log.info({ markets, wallets: results }, "daemon running");
+    this.log.info({ markets, wallets: results, configHash: this.params.current.hash }, "daemon running");
     return { markets, wallets: results };
   }
 
@@ -457,6 +501,6 @@ function isObserverList(o: EngineObserver | readonly EngineObserver[]): o is rea
 
 export function createDaemon(config: Config, deps: DaemonDeps = {}): Daemon {
   // A sharded replica runs its own wallets under its own instance id (shard-section.ts).
-  return new Daemon(applyShard(config), deps);
+  return new Daemon(applyShard(config), deps, config);
 }
 
