@@ -10,7 +10,7 @@
  * no market to probe, the endpoint answered something else first).
  */
 import type { z } from "zod";
-import { eventsPage, marketsPage, matchesPage, tagsList, platformContracts, feeConfig, openOrdersPage } from "../wire/index.js";
+import { eventsPage, marketsPage, matchesPage, tagsList, platformContracts, feeConfig, openOrdersPage, upcoming, challengesPage } from "../wire/index.js";
 
 export type Verdict = "confirmed" | "contradicted" | "unobservable";
 
@@ -102,6 +102,25 @@ async function firstMarketSymbol(ctx: ConformContext): Promise<string | undefine
   const symbol = isRecord(rows[0]) && typeof rows[0].symbol === "string" ? rows[0].symbol : undefined;
   ctx.memo.set("symbol", symbol);
   return symbol;
+}
+
+/** docs/spec-gaps.md: the keys of a challenge row (spec 4.9 shape not shown). */
+const CHALLENGE_KEYS = ["id", "marketId", "marketSymbol", "challenger", "proposedOutcome", "reason", "bond", "status", "createdAt", "resolvedAt"];
+
+/**
+ * Spec 2.8's exception, observed on the closed list: an Up/Down day (cryptoSeries set) whose
+ * nested windows are all VOIDED, each before its end, and as many as its totalMarketCount.
+ */
+function allVoidedDay(e: unknown): boolean {
+  if (!isRecord(e) || !isRecord(e.cryptoSeries) || !Array.isArray(e.markets) || e.markets.length === 0) return false;
+  if (e.markets.length !== e.totalMarketCount) return false;
+  return e.markets.every((m) => {
+    if (!isRecord(m) || m.status !== "VOIDED" || !isRecord(m.lifecycle) || !isRecord(m.tradingWindow)) return false;
+    const voided = Date.parse(String(m.lifecycle.voidedAt));
+    const closesAt = m.tradingWindow.closesAt;
+    const ends = typeof closesAt === "string" ? Date.parse(closesAt) : Infinity;
+    return voided < ends;
+  });
 }
 
 export const CHECKS: readonly Check[] = [
@@ -310,6 +329,67 @@ export const CHECKS: readonly Check[] = [
     source: "spec 4.1",
     async run(ctx) {
       return envelopeVerdict(await ctx.get(`/api/matches/${NO_SUCH}`), 404, "match_not_found");
+    },
+  },
+  {
+    id: "upcoming",
+    assumption: "GET /api/upcoming answers {upcoming: [entry]} with the 2.11 fields (counts of events and markets as integers)",
+    source: "spec 2.11, 4.5",
+    async run(ctx) {
+      const p = await ctx.get("/api/upcoming");
+      if (p.status !== 200) return contradicted(short(p));
+      const problem = schemaProblem(upcoming, p.json);
+      if (problem) return contradicted(problem);
+      const n = isRecord(p.json) && Array.isArray(p.json.upcoming) ? p.json.upcoming.length : 0;
+      return n === 0 ? unobservable("no announcement in the default window: the entry fields cannot be seen") : confirmed(`${n} entries`);
+    },
+  },
+  {
+    id: "upcoming-window",
+    assumption: "GET /api/upcoming serves a window wider than 400 days (capped, not refused) and refuses to before from with 400 invalid_request",
+    source: "spec 4.5, docs/spec-gaps.md",
+    async run(ctx) {
+      const wide = await ctx.get("/api/upcoming?from=2026-01-01&to=2028-12-31");
+      if (wide.status !== 200) return contradicted(`a 1095-day window: ${short(wide)}`);
+      return envelopeVerdict(await ctx.get("/api/upcoming?from=2027-01-02&to=2027-01-01"), 400, "invalid_request");
+    },
+  },
+  {
+    id: "challenges-page",
+    assumption: "GET /api/challenges answers {challenges, nextCursor} (rows with the keys of docs/spec-gaps.md)",
+    source: "spec 4.9, docs/spec-gaps.md",
+    async run(ctx) {
+      const p = await ctx.get("/api/challenges?limit=5");
+      if (p.status !== 200) return contradicted(short(p));
+      const problem = schemaProblem(challengesPage, p.json);
+      if (problem) return contradicted(problem);
+      const rows = isRecord(p.json) && Array.isArray(p.json.challenges) ? p.json.challenges : [];
+      if (rows.length === 0) return confirmed("empty page: the envelope only");
+      for (const r of rows) {
+        const missing = CHALLENGE_KEYS.filter((k) => !isRecord(r) || !(k in r));
+        if (missing.length > 0) return contradicted(`a challenge row lacks ${missing.join(", ")}`);
+      }
+      return confirmed(`${rows.length} rows`);
+    },
+  },
+  {
+    id: "market-challenges-not-found",
+    assumption: "challenges of an unknown market symbol are 404 market_not_found",
+    source: "spec 4.9, 7.3, docs/spec-gaps.md",
+    async run(ctx) {
+      return envelopeVerdict(await ctx.get(`/api/markets/${NO_SUCH}/challenges`), 404, "market_not_found");
+    },
+  },
+  {
+    id: "updown-all-voided-day",
+    assumption: "an Up/Down day whose windows were all VOIDED before ending nests all of them on status=closed, and its detail is 404",
+    source: "spec 2.8",
+    async run(ctx) {
+      const p = await ctx.get("/api/events?status=closed&page=1&limit=100");
+      if (p.status !== 200 || !isRecord(p.json) || !Array.isArray(p.json.events)) return contradicted(short(p));
+      const day: unknown = p.json.events.find(allVoidedDay);
+      if (!isRecord(day) || typeof day.slug !== "string") return unobservable("no Up/Down day with every window voided before its end on the first closed page");
+      return envelopeVerdict(await ctx.get(`/api/events/${encodeURIComponent(day.slug)}`), 404, "event_not_found");
     },
   },
   {

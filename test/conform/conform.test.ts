@@ -30,11 +30,13 @@ afterEach(async () => {
   }
 });
 
-async function serve(edit?: (s: Scenario) => void): Promise<string> {
-  const scenario = loadScenario(defaultScenarioPath());
+async function serve(edit?: (s: Scenario) => void, library?: { name: string; advanceMs: number }): Promise<string> {
+  const scenario = loadScenario(library === undefined ? defaultScenarioPath() : join(defaultScenarioPath(), "..", `${library.name}.yaml`));
   edit?.(scenario);
-  const sim = new Simulator(scenario, { clock: new VirtualClock(T0), flow: false, pepper: new Uint8Array(32) });
+  const clock = new VirtualClock(T0);
+  const sim = new Simulator(scenario, { clock, flow: false, pepper: new Uint8Array(32) });
   sim.start();
+  if (library !== undefined) await clock.advance(library.advanceMs);
   const server = await startSimServer({ sim, routes: allRoutes(), port: 0 });
   servers.push({ server, sim });
   return server.url;
@@ -79,8 +81,9 @@ describe("mm conform against mm sim", () => {
     }
     const report = await run;
 
+    // the default scenario has no Up/Down series: the 2.8 all-VOIDED day is checked on crypto.yaml below
     const notConfirmed = report.results.filter((r) => r.verdict !== "confirmed");
-    expect(notConfirmed, JSON.stringify(notConfirmed, null, 2)).toEqual([]);
+    expect(notConfirmed.map((r) => `${r.id} ${r.verdict}`), JSON.stringify(notConfirmed, null, 2)).toEqual(["updown-all-voided-day unobservable"]);
     expect(report.results.length).toBeGreaterThanOrEqual(25);
     expect(new Set(t.methods)).toEqual(new Set(["GET"]));
     expect(report.requests).toBe(t.methods.length);
@@ -93,14 +96,37 @@ describe("mm conform against mm sim", () => {
     const a = io();
     expect(await conformCommand(["--base-url", url, "--api-key-file", keyFile(), "--wallet", WALLET, "--pace-ms", "0"], a.io)).toBe(0);
     const text = a.out.join("");
-    expect(text).toMatch(/\d+ confirmed, 0 contradicted, 0 unobservable/);
+    expect(text).toMatch(/\d+ confirmed, 0 contradicted, 1 unobservable/);
     expect(text).not.toContain(KEY);
 
     const b = io();
     expect(await conformCommand(["--base-url", url, "--pace-ms", "0", "--json"], b.io)).toBe(0);
     const doc = JSON.parse(b.out.join("")) as { results: { id: string; verdict: string }[] };
     const unobs = doc.results.filter((r) => r.verdict === "unobservable").map((r) => r.id);
-    expect(unobs).toEqual(["auth-unknown-key", "key-accepted", "orders-open-undefined-param"]);
+    expect(unobs).toEqual(["updown-all-voided-day", "auth-unknown-key", "key-accepted", "orders-open-undefined-param"]);
+  });
+
+  it("crypto.yaml after its all-VOIDED day: the 2.8 exception, upcoming and challenges confirmed; configured to differ, contradicted", async () => {
+    const after = { name: "crypto", advanceMs: 61 * 3_600_000 }; // 2026-06-04T01:00Z: every window of 2026-06-03 voided
+    const ids = ["updown-all-voided-day", "upcoming", "upcoming-window", "challenges-page", "market-challenges-not-found"];
+    const a = io();
+    expect(await conformCommand(["--base-url", await serve(undefined, after), "--pace-ms", "0", "--json"], a.io)).toBe(0);
+    const good = JSON.parse(a.out.join("")) as { results: { id: string; verdict: string; detail: string }[] };
+    for (const id of ids) expect(good.results.find((r) => r.id === id), id).toMatchObject({ verdict: "confirmed" });
+
+    const differs = await serve((s) => {
+      // the voided day's detail answered (a platform without the exception), upcoming and challenges failing
+      s.faults.push({ route: "GET /api/events/btc-up-down-15m-day-2", kind: "exchange_unavailable" });
+      s.faults.push({ route: "GET /api/upcoming", kind: "exchange_unavailable" });
+      s.faults.push({ route: "GET /api/challenges", kind: "exchange_unavailable" });
+    }, after);
+    const b = io();
+    expect(await conformCommand(["--base-url", differs, "--pace-ms", "0", "--json"], b.io)).toBe(1);
+    const bad = JSON.parse(b.out.join("")) as { results: { id: string; verdict: string; detail: string }[] };
+    const contradicted = bad.results.filter((r) => r.verdict === "contradicted").map((r) => r.id);
+    expect(contradicted).toEqual(expect.arrayContaining(["updown-all-voided-day", "upcoming", "upcoming-window", "challenges-page"]));
+    expect(bad.results.find((r) => r.id === "updown-all-voided-day")!.detail).toContain("expected HTTP 404 event_not_found");
+    expect(contradicted).not.toContain("market-challenges-not-found");
   });
 
   it("a simulator configured to differ: the contradictions are reported and the exit code is 1", async () => {
