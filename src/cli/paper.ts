@@ -17,7 +17,24 @@ import { createPaperRun } from "../paper/run.js";
 import { formatPaperSummary, htmlFromPaper, paperReportJson } from "../paper/report.js";
 import { loadCommandConfig } from "./command-setup.js";
 import { LOG_LEVEL_FLAG, logFormatProblem, logLevelFlag, parseFlags, stringFlag, usageError, type FlagSpecs, type LogLevelName } from "./args.js";
-import { describeReport, type RunIo } from "./run.js";
+import { describeUnconfirmed } from "../bot/engine/shutdown.js";
+import type { ShutdownReport } from "../bot/engine/daemon.js";
+
+/** What the command writes to and listens on (`mm run`'s RunIo has the same shape). */
+export interface PaperIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Register the stop handler for SIGINT / SIGTERM; returns the unregister function. */
+  onStopSignal: (handler: (signal: string) => void) => () => void;
+  /** Immediate exit (second signal). */
+  exitNow: (code: number) => void;
+}
+
+/** The paper account's shutdown: every paper order ended (the account answers every cancel). */
+function describeShutdown(r: ShutdownReport): string {
+  const lines = r.wallets.map((w) => `  ${w.name} (${w.wallet}): cancelled ${w.cancelled}, left open ${w.unconfirmed.length}${w.unconfirmed.map((u) => `\n    - ${describeUnconfirmed(u)}`).join("")}`);
+  return `shutdown (${r.reason}): ${r.exitCode === 0 ? "clean" : "NOT CLEAN"} (paper orders)\n${lines.join("\n")}\n`;
+}
 
 export const USAGE = `Usage: mm paper --config FILE [--out FILE] [--html FILE] [--queue MODEL] [--latency E,R]
                 [--duration D] [--status-every SECONDS] [--log-level L]
@@ -97,7 +114,7 @@ export function parsePaperArgs(argv: readonly string[]): Args | string {
   return out;
 }
 
-const processIo: RunIo = {
+const processIo: PaperIo = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   onStopSignal: (handler) => {
@@ -113,7 +130,7 @@ const processIo: RunIo = {
   exitNow: (code) => process.exit(code),
 };
 
-export async function paperCommand(argv: string[], io: RunIo = processIo): Promise<number> {
+export async function paperCommand(argv: string[], io: PaperIo = processIo): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
     io.stdout(USAGE);
     return 0;
@@ -137,7 +154,7 @@ export async function paperCommand(argv: string[], io: RunIo = processIo): Promi
   return runPaper(loaded, args, io);
 }
 
-async function runPaper(config: PaperModeConfig, args: Args, io: RunIo): Promise<number> {
+async function runPaper(config: PaperModeConfig, args: Args, io: PaperIo): Promise<number> {
   const clock = new RealClock();
   const logger = createLogger({ level: args.logLevel ?? config.log.level, name: "mm", clock });
   const run = createPaperRun({
@@ -175,7 +192,7 @@ async function runPaper(config: PaperModeConfig, args: Args, io: RunIo): Promise
     const reason = first === "started" ? await stopRequested : first;
     clock.clearInterval(statusTimer);
     const shutdown = await daemon.stop(reason);
-    io.stdout(describeReport(shutdown));
+    io.stdout(describeShutdown(shutdown));
     const report = run.report();
     const summary = formatPaperSummary(report);
     if (args.out === "-") {
