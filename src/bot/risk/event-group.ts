@@ -12,22 +12,28 @@
  * sibling the daemon does not follow winning looks exactly like it from our positions.
  *
  * PnL of a scenario, per wallet (the cap is per wallet: each wallet has its own collateral):
- *   payout of the shares that pay in it (1 per share)
+ *   payout of the shares held that pay in it (1 per share)
  *   - cost basis of the positions (qty x avgCost, ceil; without an average cost the mark, else 1,
  *     as exposure.ts values them: never under-counted)
- *   + open orders as if filled: a BUY adds its remaining shares and costs remaining x price (ceil),
- *     a SELL removes its remaining shares and brings remaining x price (floor).
- * Worst case = min over the scenarios. With n markets the PnL of a scenario is
- *   C + sum_m NO_m + (winner m ? YES_m - NO_m : 0),
- * so every scenario costs O(1) after one pass over the legs.
+ *   + every open order as if filled where filling it loses in that scenario, and as not filled
+ *     where filling it would gain (each order may fill or not: this is the worst case over every
+ *     set of fills). A BUY of remaining r at price p loses r x p (ceil) where its outcome does not
+ *     pay; a SELL of held shares loses r - r x p (floor) where its outcome pays.
+ *     Counting a resting bid's payout would let bids that never fill (the complement's, say)
+ *     pay for positions that did (test/bot/risk/event-group-fast.test.ts shows it).
+ * Worst case = min over the scenarios. With n markets every scenario is a base common to all plus
+ * one term of its winner, so all of them cost one pass over the legs.
  *
- * The cap (`risk.maxEventLoss`) bounds the loss of the worst case: after this cycle's quotes, as if
- * filled, every scenario's PnL must stay >= -maxEventLoss. Only BUY quotes are judged: a BUY of
+ * The cap (`risk.maxEventLoss`) bounds the loss of the worst case: with this cycle's quotes resting
+ * (counted as open orders are), every scenario's PnL must stay >= -maxEventLoss. Only BUY quotes are judged: a BUY of
  * outcome o in market m pays in some scenarios (no loss there: its price is below 1) and loses its
  * cost in the others, so the size that fits is the most shares whose cost fits the smallest
  * headroom among the scenarios where it does not pay. SELL quotes (of held shares: no short
- * inventory) are never trimmed here; nor is a BUY that pays in every scenario where the cap is
- * tight (the complement of a position whose loss is the problem): risk-reducing quotes pass.
+ * inventory) are never trimmed here, but they are counted first (a sold share no longer pays), so
+ * the BUYs of the same cycle do not spend a payout the sell may give away. A SELL may still take
+ * a scenario past the cap while bids rest on sibling markets: their next cycles count it and trim
+ * them. A BUY is limited only by the scenarios where it does not pay: the complement of a position
+ * whose loss is the problem passes as far as the others allow.
  */
 import { ONE, SCALE, notional, type Micros } from "../../core/money.js";
 import type { DesiredQuote, LiveOrder, PositionView } from "../quote/quotes.js";
@@ -77,7 +83,7 @@ export function eventGroups(rows: Iterable<GroupRow>): Map<string, EventGroup> {
   return out;
 }
 
-/** An order as the worst case counts it (as if filled). */
+/** An open order as the worst case counts it (where filling it loses). */
 export type LegOrder = Pick<LiveOrder, "outcome" | "side" | "price" | "remaining">;
 
 /** One wallet's holdings and orders on one market of the group. */
@@ -99,25 +105,43 @@ function positionCost(p: PositionView, marks: EventLeg["marks"]): Micros {
   return p.qty >= 0n ? notional(value, p.qty, "ceil") : -notional(value, -p.qty, "floor");
 }
 
-/** Net shares of YES and NO and the cash (negative: spent) of a leg with its orders filled. */
-function legTotals(leg: EventLeg): { yes: Micros; no: Micros; cash: Micros } {
-  let yes = 0n;
-  let no = 0n;
-  let cash = 0n;
+/**
+ * A leg's part of every scenario: `all` is added to every scenario, `win` to the one where this
+ * market wins only (see the header: positions exact, open orders only where they lose).
+ */
+function legTerms(leg: EventLeg): { all: Micros; win: Micros } {
+  let all = 0n;
+  let win = 0n;
   for (const p of leg.positions) {
-    if (p.outcome === YES) yes += p.qty;
-    else if (p.outcome === NO) no += p.qty;
-    else continue;
-    cash -= positionCost(p, leg.marks);
+    if (p.outcome !== YES && p.outcome !== NO) continue;
+    const cost = positionCost(p, leg.marks);
+    all -= cost;
+    if (p.outcome === YES) win += p.qty;
+    else {
+      all += p.qty;
+      win -= p.qty;
+    }
   }
   for (const o of leg.orders) {
     if (o.remaining <= 0n || (o.outcome !== YES && o.outcome !== NO)) continue;
-    const shares = o.side === "BUY" ? o.remaining : -o.remaining;
-    if (o.outcome === YES) yes += shares;
-    else no += shares;
-    cash += o.side === "BUY" ? -notional(o.price, o.remaining, "ceil") : notional(o.price, o.remaining, "floor");
+    if (o.side === "BUY") {
+      // Loses its cost where its outcome does not pay.
+      const cost = notional(o.price, o.remaining, "ceil");
+      if (o.outcome === YES) {
+        all -= cost;
+        win += cost;
+      } else win -= cost;
+    } else {
+      // Loses the share's payout less the price where its outcome pays.
+      const loss = o.remaining - notional(o.price, o.remaining, "floor");
+      if (o.outcome === YES) win -= loss;
+      else {
+        all -= loss;
+        win += loss;
+      }
+    }
   }
-  return { yes, no, cash };
+  return { all, win };
 }
 
 /** PnL of every scenario of `group` from the wallet's legs (a market without one holds nothing). */
@@ -131,9 +155,9 @@ export function scenarioPnl(group: EventGroup, legOf: (market: string) => EventL
       winDelta.push(0n);
       continue;
     }
-    const t = legTotals(leg);
-    base += t.cash + t.no;
-    winDelta.push(t.yes - t.no);
+    const t = legTerms(leg);
+    base += t.all;
+    winDelta.push(t.win);
   }
   const out: ScenarioPnl = new Array<Micros>(n + 1);
   for (let i = 0; i < n; i++) out[i] = base + (winDelta[i] as Micros);
@@ -166,7 +190,7 @@ export interface EventLimitResult {
   allowed: DesiredQuote[];
   dropped: { quote: DesiredQuote; reason: "event_loss" }[];
   resized: { quote: DesiredQuote; size: Micros; reason: "event_loss" }[];
-  /** The worst case with the allowed quotes filled (what a gauge would show). */
+  /** The worst case with the allowed quotes resting (counted as open orders are, SELLs included). */
   worstAfter: Micros;
 }
 
@@ -195,13 +219,21 @@ export function applyEventLimit(i: EventLimitInput): EventLimitResult {
   const index = i.group.markets.indexOf(i.market);
   const pnl = [...i.base];
   if (index < 0) return { allowed: [...i.quotes], dropped: [], resized: [], worstAfter: worstCase(pnl) };
-  const order = i.quotes.map((q, k) => ({ q, k })).sort((a, b) => (a.q.level ?? 0) - (b.q.level ?? 0) || a.k - b.k);
+  // SELLs first: never trimmed, but counted as open orders are (where filling loses: their
+  // outcome pays), so the BUYs judged after them do not lean on the payout a sell may give away.
+  const order = i.quotes
+    .map((q, k) => ({ q, k }))
+    .sort((a, b) => Number(a.q.side === "BUY") - Number(b.q.side === "BUY") || (a.q.level ?? 0) - (b.q.level ?? 0) || a.k - b.k);
   const keep = new Map<number, DesiredQuote>();
   const dropped: EventLimitResult["dropped"] = [];
   const resized: EventLimitResult["resized"] = [];
   for (const { q, k } of order) {
     if (q.side !== "BUY" || (q.outcome !== YES && q.outcome !== NO) || q.size <= 0n || q.price <= 0n) {
       keep.set(k, q);
+      if (q.side === "SELL" && (q.outcome === YES || q.outcome === NO) && q.size > 0n) {
+        const loss = q.size - notional(q.price, q.size, "floor");
+        for (let s = 0; s < pnl.length; s++) if (pays(index, q.outcome, s)) pnl[s] = (pnl[s] as Micros) - loss;
+      }
       continue;
     }
     let head: Micros | undefined;
@@ -217,8 +249,9 @@ export function applyEventLimit(i: EventLimitInput): EventLimitResult {
       dropped.push({ quote: q, reason: "event_loss" });
       continue;
     }
+    // Counted as the open orders are: its cost where it does not pay, nothing where it does.
     const cost = notional(q.price, size, "ceil");
-    for (let s = 0; s < pnl.length; s++) pnl[s] = (pnl[s] as Micros) - cost + (pays(index, q.outcome, s) ? size : 0n);
+    for (let s = 0; s < pnl.length; s++) if (!pays(index, q.outcome, s)) pnl[s] = (pnl[s] as Micros) - cost;
     if (size < q.size) {
       resized.push({ quote: q, size, reason: "event_loss" });
       keep.set(k, { ...q, size });

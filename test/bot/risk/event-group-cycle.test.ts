@@ -2,7 +2,7 @@
  * Issue 14 part 1, done-when, at the quote cycle: a three-outcome neg-risk event whose worst case
  * is bounded by risk.maxEventLoss while each market's own caps alone would allow more. The three
  * markets are cycled one after the other; each cycle's allowed quotes then rest as live orders, so
- * the next cycle's event base counts them as if filled.
+ * the next cycle's event base counts them wherever filling them loses.
  */
 import { describe, expect, it } from "vitest";
 import type { StrategyRunner } from "../../../strategies/registry.js";

@@ -2,8 +2,9 @@
  * Issue 14 part 1 against the simulator: the daemon quotes a three-market neg-risk event with the
  * ladder (bids on YES and on NO in every market) while takers trade. With risk.maxEventLoss the
  * wallet's worst case over every winner (and "none wins"), fills at their price and the platform's
- * open orders as if filled, stays within the cap at every step; without it the same run goes
- * beyond it, while each market's own caps hold in both.
+ * open orders wherever filling them loses, stays within the cap at every step; without it the same run goes
+ * beyond it, while each market's own caps hold in both. quoting.sizeTolerance is 0: the reconciler
+ * keeps a live order up to that fraction larger than a quote a limit trimmed (docs/strategies.md).
  */
 import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../../src/core/clock.js";
@@ -36,7 +37,7 @@ function startNegRiskSim(): SimHarness {
   return { clock, sim, pipeline, hub, transport, connector, addFault: (rule) => sim.platform.faults.add(rule, clock.now()) };
 }
 
-/** The wallet's worst case on the platform's side: its fills (cash at their price) and open orders as if filled. */
+/** The wallet's worst case on the platform's side: its fills (positions at their price) and open orders wherever filling them loses. */
 async function platformWorst(h: SimHarness, wallet: string): Promise<Micros> {
   const legs = new Map<string, { positions: { outcome: number; qty: Micros; avgCost: Micros | null }[]; orders: LegOrder[] }>();
   const leg = (mk: string) => {
@@ -45,8 +46,8 @@ async function platformWorst(h: SimHarness, wallet: string): Promise<Micros> {
     if (l === undefined) legs.set(sym, (l = { positions: [], orders: [] }));
     return l;
   };
-  // A fill is an order of its size that has filled: as-if-filled counting is the same thing.
-  for (const f of simFills(h.sim, wallet)) leg(f.marketId).orders.push({ outcome: f.outcome, side: f.side, price: f.price, remaining: f.qty });
+  // A fill is a position bought (or sold: negative) at its price.
+  for (const f of simFills(h.sim, wallet)) leg(f.marketId).positions.push({ outcome: f.outcome, qty: f.side === "BUY" ? f.qty : -f.qty, avgCost: f.price });
   for (const o of (await platformOpenOrders(h, wallet)) as unknown as { marketId: string; outcome: number; side: "BUY" | "SELL"; price: string; remainingQty: string }[]) {
     leg(o.marketId).orders.push({ outcome: o.outcome, side: o.side, price: parseMicros(o.price), remaining: parseMicros(o.remainingQty) });
   }
@@ -57,7 +58,7 @@ async function runDaemon(maxEventLoss: string | undefined): Promise<{ worst: Mic
   const h = startNegRiskSim();
   const risk: Record<string, unknown> = { maxPositionPerMarket: "500", maxOrderSize: "100" };
   if (maxEventLoss !== undefined) risk["maxEventLoss"] = maxEventLoss;
-  const d = makeDaemon(h, daemonConfig({ wallets: 1, slugs: MARKETS, strategy: { levels: 2, size: "25", halfSpreadTicks: 3 }, risk }));
+  const d = makeDaemon(h, daemonConfig({ wallets: 1, slugs: MARKETS, strategy: { levels: 2, size: "25", halfSpreadTicks: 3 }, risk, quoting: { sizeTolerance: 0 } }));
   const wallet = walletAddress(0);
   const everyStep: Micros[] = [];
   try {
