@@ -40,7 +40,8 @@ import { Inventory } from "../../bot/fills/inventory.js";
 import { marketPhase } from "../../bot/market/market-phase.js";
 import type { BookSnapshot } from "../../bot/market/market-data.js";
 import { OrderTracker, isTerminal } from "../../bot/orders/order-tracker.js";
-import { enginePhase, quoteCycle, type CyclePolicy, type CycleSnapshot, type QuotedBook, type StrategyState } from "../../bot/quote/cycle.js";
+import { enginePhase, phaseQuotes, quoteCycle, type CyclePolicy, type CycleSnapshot, type QuotedBook, type StrategyState } from "../../bot/quote/cycle.js";
+import { cycleEvent } from "../../bot/risk/event-group-view.js";
 import { midsOf, quotedOutcomes } from "../../bot/quote/quote-cycle.js";
 import { buildControls } from "../../bot/quote/controls/index.js";
 import { SignalBook } from "../../bot/quote/signals.js";
@@ -562,7 +563,23 @@ export class FastEngine {
         engine: undefined as never,
       },
       signals: this.signals.view(WALLET, symbol, nowMs),
+      // The neg-risk event group, as the daemon's shell gathers it (risk.maxEventLoss, StrategyInput.eventGroup).
+      event: m.row.negRiskEligible && phaseQuotes(phase.phase) ? this.eventOf(symbol, depth) : undefined,
     };
+  }
+
+  private eventOf(symbol: string, depth: number): CycleSnapshot["event"] {
+    return cycleEvent(
+      [...this.markets.values()].map((x) => x.row),
+      symbol,
+      {
+        book: (s) => {
+          const b = this.markets.get(s)?.seen.get(0);
+          return b === undefined ? undefined : { bids: levelsView(b.bids, depth), asks: levelsView(b.asks, depth), updatedAtMs: b.ts };
+        },
+        positions: (s) => this.inventory.positionViews(WALLET, s),
+      },
+    );
   }
 
   private room(path: string): number {
