@@ -18,8 +18,9 @@ import { CONTRACTS, testKey } from "../../signing/fixtures.js";
 import { m } from "./fixtures.js";
 
 const VAULT = "0x1111111111111111111111111111111111111111";
+const SYMBOL = "ARS-CHE-DRAW";
 const NEG_RISK_BINARY: SigningMarket = {
-  symbol: "ARS-CHE-DRAW",
+  symbol: SYMBOL,
   yesTokenId: "1001",
   noTokenId: "1002",
   feeTakerBps: 100,
@@ -58,7 +59,7 @@ describe("neg-risk orders are signed against the neg-risk exchange on every path
 
   it("signed on the hot path: GTC and GTD, YES and NO, BUY and SELL", async () => {
     for (const mk of [maker(), maker({ orderExpirySec: 300 })]) {
-      for (const q of [quote(0, "BUY", "0.27"), quote(1, "BUY", "0.70"), quote(0, "SELL", "0.30")]) await expectNegRiskSigned(made(mk.make(q, NEG_RISK_BINARY.symbol, NEG_RISK_BINARY)));
+      for (const q of [quote(0, "BUY", "0.27"), quote(1, "BUY", "0.70"), quote(0, "SELL", "0.30")]) await expectNegRiskSigned(made(mk.make(q, SYMBOL, NEG_RISK_BINARY)));
     }
   });
 
@@ -66,12 +67,12 @@ describe("neg-risk orders are signed against the neg-risk exchange on every path
     const cache = new PresignCache(256, { budgetStart: 100 });
     const mk = maker({ presign: cache });
     const q = quote(0, "BUY", "0.27");
-    cache.plan(NEG_RISK_BINARY.symbol, [q]);
+    cache.plan(SYMBOL, [q]);
     let n = 0;
-    while (mk.presignNext((s) => (s === NEG_RISK_BINARY.symbol ? NEG_RISK_BINARY : undefined)) && n < 100) n++;
+    while (mk.presignNext((s) => (s === SYMBOL ? NEG_RISK_BINARY : undefined)) && n < 100) n++;
     expect(cache.counters.signed).toBeGreaterThan(0);
     // The cache signs the neighbours of a planned quote (where the next one is likely to go).
-    const p = made(mk.make({ ...q, price: m("0.268") }, NEG_RISK_BINARY.symbol, NEG_RISK_BINARY));
+    const p = made(mk.make({ ...q, price: m("0.268") }, SYMBOL, NEG_RISK_BINARY));
     expect(cache.counters.hits).toBe(1);
     await expectNegRiskSigned(p);
   });
