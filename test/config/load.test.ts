@@ -124,8 +124,8 @@ describe("errors name the file, the line, the key path and what was expected", (
   });
 
   it("a bad or missing mode", () => {
-    expect(errorOf("mode: staging\n").message).toBe('configs/x.yaml:1: mode: expected one of "live" | "simulator"');
-    expect(errorOf("strategy: {name: a}\n").message).toContain('mode: expected one of "live" | "simulator"');
+    expect(errorOf("mode: staging\n").message).toBe('configs/x.yaml:1: mode: expected one of "live" | "simulator" | "paper"');
+    expect(errorOf("strategy: {name: a}\n").message).toContain('mode: expected one of "live" | "simulator" | "paper"');
   });
 
   it("live mode needs a platform", () => {

@@ -52,7 +52,7 @@ describe("did you mean", () => {
   it("for keys at any depth, enum values and the mode", () => {
     expect(problems(`${SIM}risk:\n  maxOrderSise: "5"\n`)).toEqual(["c.yaml:5: risk.maxOrderSise: unknown key (did you mean maxOrderSize?)"]);
     expect(problems(`${SIM}simulator: { clock: virtaul }\n`)[0]).toBe('c.yaml:4: simulator.clock: expected one of "realtime" | "virtual" (did you mean virtual?)');
-    expect(problems("mode: simulater\n")[0]).toBe('c.yaml:1: mode: expected one of "live" | "simulator" (did you mean simulator?)');
+    expect(problems("mode: simulater\n")[0]).toBe('c.yaml:1: mode: expected one of "live" | "simulator" | "paper" (did you mean simulator?)');
     expect(problems(`${SIM}stratgy: {}\n`)[0]).toBe("c.yaml:4: stratgy: unknown key (did you mean strategy?)");
     // Nothing close: no guess.
     expect(problems(`${SIM}zzz: 1\n`)[0]).toBe("c.yaml:4: zzz: unknown key");
