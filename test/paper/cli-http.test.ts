@@ -16,6 +16,7 @@ import { SimServer } from "../../src/sim/http/server.js";
 import { defaultScenarioPath, loadScenario } from "../../src/sim/platform/scenario.js";
 import { Simulator } from "../../src/sim/simulator.js";
 import { paperCommand } from "../../src/cli/paper.js";
+import { runCommand } from "../../src/cli/run.js";
 import { paperYaml } from "./harness.js";
 
 const silent = createLogger({ level: "silent" });
@@ -26,6 +27,7 @@ let code = -1;
 let out = "";
 let err = "";
 let reportFile = "";
+let configFile = "";
 
 beforeAll(async () => {
   sim = new Simulator(loadScenario(defaultScenarioPath()), { clock: new RealClock(), seed: 3 });
@@ -41,6 +43,7 @@ beforeAll(async () => {
   sim.start();
   const dir = mkdtempSync(join(tmpdir(), "mm-paper-"));
   const config = join(dir, "paper.yaml");
+  configFile = config;
   reportFile = join(dir, "report.json");
   writeFileSync(config, paperYaml().replace('baseUrl: "http://sim.invalid"', `baseUrl: "${url}"`));
   code = await paperCommand(["--config", config, "--duration", "4s", "--status-every", "0", "--out", reportFile, "--log-level", "silent"], {
@@ -71,6 +74,28 @@ describe("mm paper over HTTP", () => {
     const keyed = [...paths.keys()].filter((k) => !k.startsWith("GET ") || /^GET \/api\/(orders|me|vault|withdrawals|v1\/partner)(\/|$)/.test(k));
     expect(keyed).toEqual([]);
   });
+});
+
+describe("mm run with a mode: paper config", () => {
+  it("runs paper trading (SIGTERM ends it with the paper report)", async () => {
+    let o = "";
+    const before = [...paths.entries()];
+    const code = await runCommand(["--config", configFile, "--status-every", "0", "--log-level", "silent"], {
+      stdout: (t) => void (o += t),
+      stderr: () => undefined,
+      // The signal arrives 2 s after the handler is registered (the daemon is starting by then).
+      onStopSignal: (h) => {
+        const t = setTimeout(() => h("SIGTERM"), 2_000);
+        return () => clearTimeout(t);
+      },
+      exitNow: () => undefined,
+    });
+    expect(code).toBe(0);
+    expect(o).toContain("paper trading: paper: http://127.0.0.1:");
+    const keyed = [...paths.keys()].filter((k) => !k.startsWith("GET ") || /^GET \/api\/(orders|me|vault|withdrawals|v1\/partner)(\/|$)/.test(k));
+    expect(keyed).toEqual([]);
+    expect(before.length).toBeGreaterThan(0);
+  }, 30_000);
 });
 
 describe("mm paper arguments", () => {
