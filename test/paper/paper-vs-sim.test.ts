@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notional, type Micros } from "../../src/core/money.js";
 import { paperHarness, runFor, type Harness } from "./harness.js";
 import type { ShutdownReport } from "../../src/bot/engine/daemon.js";
+import { formatPaperSummary, htmlFromPaper } from "../../src/paper/report.js";
 
 /** One paper run of 3 virtual minutes against the in-process simulator, shared by the checks. */
 let h: Harness;
@@ -71,5 +72,10 @@ describe("paper mode against the simulator", () => {
     expect(r.markets.reduce((n, m) => n + m.fills, 0)).toBe(r.totals.fills);
     expect(r.series?.fills.t.length).toBe(r.totals.fills);
     expect(r.series?.horizonsMs.length).toBeGreaterThan(0);
+    expect(r.series?.fills.markouts.length).toBe(r.series?.horizonsMs.length);
+    expect(formatPaperSummary(r)).toContain(`${r.totals.fills}`);
+    const html = htmlFromPaper(r);
+    expect(html).toContain("Paper trading: paper: http://sim.invalid");
+    expect(html.startsWith("<!doctype html>") || html.startsWith("<!DOCTYPE html>")).toBe(true);
   });
 });
