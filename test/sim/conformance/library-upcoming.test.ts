@@ -6,6 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upcoming as upcomingSchema } from "../../../src/wire/discovery.js";
+import { VirtualClock } from "../../../src/core/clock.js";
+import { Pipeline } from "../../../src/sim/http/pipeline.js";
+import { allRoutes } from "../../../src/sim/http/routes/index.js";
+import { parseScenario } from "../../../src/sim/platform/scenario.js";
+import { Simulator } from "../../../src/sim/simulator.js";
 import { bootLibrary, type Library } from "./library-harness.js";
 import { T0, type Json } from "./harness.js";
 
@@ -93,5 +98,34 @@ describe("catalogue-large.yaml: GET /api/upcoming", () => {
     const client = createClient({ baseUrl: lib.url });
     const r = await client.upcoming.list();
     expect(r.data.upcoming.length).toBeGreaterThan(0);
+  });
+});
+
+describe("GET /api/upcoming: the 400-day cap and settled competitions", () => {
+  const scenario = `
+start: "2026-06-01T12:00:00Z"
+events:
+  - { slug: far, title: Far, tags: [football, far-cup], markets: [{ title: F, symbol: FAR, tradingWindow: { opensAt: +500d, closesAt: +501d } }] }
+  - { slug: done, title: Done, tags: [football, done-cup], markets: [{ title: D, symbol: DONE, tradingWindow: { opensAt: -3d, closesAt: -2d } }] }
+  - { slug: live, title: Live, tags: [live-cup], markets: [{ title: L, symbol: LIVE, tradingWindow: { opensAt: -1h, closesAt: +1d } }] }
+`;
+  it("a window wider than 400 days is served as its first 400 days; a competition with every market settled is not announced", async () => {
+    const sim = new Simulator(parseScenario(scenario, "t.yaml"), { clock: new VirtualClock(T0), flow: false });
+    const pipeline = new Pipeline({ sim, routes: allRoutes() });
+    const get = async (url: string): Promise<Json> => {
+      const r = await pipeline.handle({ method: "GET", url, headers: {}, bodyText: "", remoteAddress: "127.0.0.1" });
+      expect(r.status, r.bodyText).toBe(200);
+      return JSON.parse(r.bodyText);
+    };
+    const slugs = (b: Json): string[] => (b.upcoming as Json[]).map((u): string => String(u.competition.slug)).sort();
+    const iso = (days: number): string => new Date(T0 + days * DAY).toISOString();
+    expect(slugs(await get(`/api/upcoming?from=${iso(0)}&to=${iso(1000)}`))).toEqual(["live-cup"]); // far-cup starts at +500 days
+    expect(slugs(await get(`/api/upcoming?from=${iso(101)}&to=${iso(1000)}`))).toEqual(["far-cup"]);
+    expect(slugs(await get(`/api/upcoming?from=${iso(-10)}`))).toEqual(["done-cup", "live-cup"]);
+    // done-cup's market closed but is not settled: once voided, it is no longer announced
+    expect(sim.platform.catalogue.transition(sim.platform.catalogue.marketBySymbol("DONE")!.id, "void").ok).toBe(true);
+    expect(slugs(await get(`/api/upcoming?from=${iso(-10)}`))).toEqual(["live-cup"]);
+    const live = (await get("/api/upcoming")).upcoming[0];
+    expect(live).toMatchObject({ tag: { slug: "live-cup" }, competition: { slug: "live-cup" }, counts: { events: 1, markets: 1 }, category: null, imageUrl: null, description: null });
   });
 });
