@@ -33,7 +33,6 @@ import type { OwnOrderView } from "./own-orders.js";
 import { enforcePhase, excludeOwn, quotedOutcomes } from "./quote-cycle.js";
 import type { BookSnapshot } from "../market/market-data.js";
 import type { Plan } from "./reconciler.js";
-import { applyControls, type QuoteControl } from "./controls/control.js";
 import type { MarketSignals } from "./signals.js";
 import { reconcile } from "./reconciler.js";
 import type { DesiredQuote, LiveOrder, MarketPhase, PositionView, TradeView } from "./quotes.js";
@@ -44,7 +43,16 @@ export interface QuotingParams {
   maxOrderAgeMs: number;
   orderExpirySec?: number | undefined;
   /** The quote controls (controls/index.ts buildControls); the shell hands them to CyclePolicy.controls. */
-  controls?: readonly QuoteControl[] | undefined;
+  controls?: readonly CycleControl[] | undefined;
+}
+
+/**
+ * A quote control as the cycle runs it (controls/control.ts's QuoteControl is this shape; the
+ * cycle does not import the controls, which read this file's snapshot: no import cycle).
+ */
+export interface CycleControl {
+  readonly name: string;
+  apply(quotes: readonly DesiredQuote[], s: CycleSnapshot): { quotes: DesiredQuote[]; changed: number };
 }
 
 /** What stays the same from one cycle to the next: the strategy, the limits, the tolerances. */
@@ -56,7 +64,7 @@ export interface CyclePolicy {
   /** A further risk hook (DaemonDeps.risk): it can only narrow what the limits allowed. */
   hook?: RiskHook | undefined;
   /** Strategy-independent quote controls (controls/index.ts buildControls), applied in order after the strategy, before risk. */
-  controls?: readonly QuoteControl[] | undefined;
+  controls?: readonly CycleControl[] | undefined;
 }
 
 /** The phase the engine acts on, and why. */
@@ -197,9 +205,14 @@ export function quoteCycle(policy: CyclePolicy, s: CycleSnapshot, state: Strateg
   let quotes = raw;
   let controls: ReadonlyMap<string, number> = NO_CHANGES;
   if (policy.controls !== undefined && policy.controls.length > 0 && raw.length + s.live.length > 0 && phaseQuotes(phase)) {
-    const c = applyControls(policy.controls, raw, s);
-    quotes = enforcePhase(c.quotes, phase);
-    controls = c.changes;
+    const changes = new Map<string, number>();
+    for (const control of policy.controls) {
+      const r = control.apply(quotes, s);
+      quotes = r.quotes;
+      if (r.changed > 0) changes.set(control.name, (changes.get(control.name) ?? 0) + r.changed);
+    }
+    quotes = enforcePhase(quotes, phase);
+    controls = changes;
   }
   // 2. risk on the quotes
   const limited = gatedLimits(s.gate, s.risk.walletName, s.symbol, quotes, s.exposure, policy.limits, policy.tuning);
