@@ -87,6 +87,8 @@ export type EngineEvent =
     }
   | { type: "market_phase"; marketId: string; phase: MarketPhase; reason: string }
   | { type: "wallet_state"; wallet: string; state: WalletState }
+  /** Auto-merge (engine/auto-merge-runner.ts): a YES+NO merge sent, confirmed by the platform, or failed (and unlocked). `amount` in micro-shares. */
+  | { type: "vault_merge"; wallet: string; marketId: string; result: "started" | "confirmed" | "failed"; amount: bigint }
   /** The tracker refused or flagged an event (impossible, conflict, ...). */
   | { type: "tracker_anomaly"; wallet: string; outcome: string; event: string; message: string | undefined };
 

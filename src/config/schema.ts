@@ -9,6 +9,7 @@ import { z } from "zod";
 import { moneyField, pathField, priceField, secretField, textField, type LoadContext } from "./fields.js";
 import { liveWalletsSchema, simulatorWalletsSchema } from "./wallets.js";
 import { recordSectionSchema } from "./record-section.js";
+import { autoMergeSectionSchema } from "./auto-merge-section.js";
 import { settlementSectionSchema } from "./settlement-section.js";
 import { controlsSectionSchema } from "./controls-section.js";
 import { adverseSectionSchema } from "./adverse-section.js";
@@ -238,6 +239,8 @@ function commonSections(ctx: LoadContext) {
     /** Checking that payouts of settled markets arrive (settlement-section.ts). */
     settlement: settlementSectionSchema(),
     adverse: adverseSectionSchema(),
+    /** Merging YES+NO pairs back into collateral (auto-merge-section.ts); off by default. */
+    autoMerge: autoMergeSectionSchema(),
   };
 }
 

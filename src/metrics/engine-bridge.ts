@@ -12,6 +12,7 @@
  *   cycle                       -> mm_quote_cycle_duration_seconds, mm_last_cycle_timestamp_seconds,
  *                                  mm_quote_control_changes_total{control}
  *   market_phase                -> the markets in use changed (market labels look again at once)
+ *   vault_merge                 -> mm_vault_merges_total{result}, mm_vault_merged_shares_total
  *
  * Halts reach the metrics from the risk facade's onChange (MetricsObserver.halt), request
  * latency from the instrumented transport, rate-gate waits from the gate's onWait.
@@ -68,6 +69,9 @@ export class EngineMetricsBridge {
         return;
       case "market_phase":
         this.m.marketsChanged();
+        return;
+      case "vault_merge":
+        this.m.vaultMerge(e.wallet, e.result, e.amount);
         return;
       default:
         return;

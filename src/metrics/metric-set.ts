@@ -14,6 +14,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import type { Clock } from "../core/clock.js";
 import { microsToNumber, type Micros } from "../core/money.js";
 import { LoadShedMetrics } from "./capacity-metrics.js";
+import { vaultMergeMetrics, type VaultMergeMetrics } from "./vault-metrics.js";
 import { SettlementMetrics } from "./settlement-metrics.js";
 import { LabelGuard, type LabelGuardOptions } from "./labels.js";
 import { LoopMetrics } from "./loop-metrics.js";
@@ -91,6 +92,8 @@ export class MetricSet {
   readonly loop: LoopMetrics;
   // ---- load shedding (capacity-metrics.ts; the engine attaches its capacity guard) ----
   readonly loadShed: LoadShedMetrics;
+  // ---- auto-merge (vault-metrics.ts; EngineEvent vault_merge) ----
+  readonly vaultMerges: VaultMergeMetrics;
   // ---- settlement checks (settlement-metrics.ts; the engine attaches its settlement watcher) ----
   readonly settlement: SettlementMetrics;
 
@@ -247,6 +250,7 @@ export class MetricSet {
     );
     this.loop = new LoopMetrics(this.registry);
     this.loadShed = new LoadShedMetrics(this.registry);
+    this.vaultMerges = vaultMergeMetrics(this.registry);
     this.settlement = new SettlementMetrics(this.registry);
 
     if (opts.processMetrics ?? true) {

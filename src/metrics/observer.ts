@@ -5,6 +5,7 @@
  * goes through the LabelGuard, so the engine may pass addresses, unknown codes or odd symbols
  * without growing the label sets.
  */
+import type { VaultMergeMetrics, VaultMergeResult } from "./vault-metrics.js";
 import type { FillRoleView } from "../bot/fills/fill-types.js";
 import { LIMIT_REASONS } from "../bot/risk/limits.js";
 import type { HaltChange } from "../bot/risk/types.js";
@@ -74,7 +75,16 @@ const ROLES: readonly FillRoleView[] = ["maker", "taker", "unknown"];
 const SCOPES = ["global", "wallet", "market"] as const;
 
 export class MetricsObserver implements EngineEvents {
-  constructor(private readonly m: DaemonMetrics) {}
+  private readonly vault: VaultMergeMetrics;
+
+  constructor(private readonly m: DaemonMetrics) {
+    this.vault = m.vaultMerges;
+  }
+
+  /** An auto-merge sent, confirmed or failed (vault-metrics.ts). */
+  vaultMerge(wallet: string, result: VaultMergeResult, amount: Micros): void {
+    this.vault.record(this.m.labels.wallet(wallet), result, amount);
+  }
 
   private wm(wallet: string, market: string): { wallet: string; market: string } {
     return { wallet: this.m.labels.wallet(wallet), market: this.m.labels.market(market) };

@@ -109,6 +109,8 @@ export async function populate(d: Daemon): Promise<void> {
   o.httpRequest({ method: "GET", path: "/api/orders/0xabc/fills?limit=5", status: 200, durationMs: 35 });
   o.httpRequest({ method: "POST", path: "/api/orders/place", status: undefined, durationMs: 10_000 });
   o.authRefusal(w, "api_key_revoked");
+  o.vaultMerge(w, "started", parseMicros("20"));
+  o.vaultMerge(w, "confirmed", parseMicros("20"));
 
   // Rate gate: the 19th place of the second waits (budget 18); a 429 is charged to the wallet bucket.
   for (let i = 0; i < 18; i++) await gate.acquire({ method: "POST", path: "/api/orders/place", wallet: wallet.address });

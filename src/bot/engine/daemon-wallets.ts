@@ -74,6 +74,7 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
         controls: buildControls(config),
       },
       params: p.params,
+      autoMerge: config.autoMerge,
       ids: new ClientOrderIds(config.instance.id, index, p.session),
       gate: p.gate,
       saltSource: p.saltSource,

@@ -10,6 +10,7 @@
  * reaches the wire without waiting for a timer. This is the hot path (trigger -> pump -> cycle ->
  * executor.execute): keep it free of extra awaits and allocations.
  */
+import type { MergeLocks } from "../vault/auto-merge.js";
 import { takeTurn, type TimerHandle } from "../../core/clock.js";
 import type { BookSnapshot } from "../market/market-data.js";
 import { signingMarketOf } from "../market/market-registry.js";
@@ -50,6 +51,8 @@ export interface WalletQuotingParts
   warmer: PresignWarmer | undefined;
   /** The user stream as the risk hook sees it, read once per cycle. */
   streamView(): RiskContext["stream"];
+  /** Shares locked by pending auto-merges (auto-merge-runner.ts): cycles see positions less them. */
+  mergeLocks?: MergeLocks | undefined;
 }
 
 export class WalletQuoting {
@@ -247,7 +250,8 @@ export class WalletQuoting {
       }
     }
     const live = p.tracker.liveOrders(symbol);
-    const inventory = p.inventory.positionViews(p.wallet, symbol);
+    const held = p.inventory.positionViews(p.wallet, symbol);
+    const inventory = p.mergeLocks === undefined ? held : [...p.mergeLocks.view(p.wallet, symbol, held)];
     const risk: RiskContext = {
       wallet: p.wallet,
       walletName: p.name,

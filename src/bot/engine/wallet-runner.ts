@@ -30,6 +30,9 @@ import { WalletQuoting } from "./wallet-quoting.js";
 import { startUserStream, waitForSubscription } from "./wallet-stream.js";
 import type { WalletMemoryFigures, WalletRunnerOptions, WalletStatus } from "./wallet-types.js";
 import { WalletUpkeep } from "./wallet-upkeep.js";
+import { AutoMergeRunner } from "./auto-merge-runner.js";
+import { MergeLocks } from "../vault/auto-merge.js";
+import type { DigestSigner } from "../../api/withdrawals.js";
 
 /** Terminal, settled orders are forgotten this long after their last event (later frames for them count as late). */
 const PRUNE_AFTER_MS = 60_000;
@@ -57,6 +60,8 @@ export class WalletRunner {
   private readonly background: WalletBackground;
   /** Aborted when the runner is stopped: ends a start-up still under way. */
   private readonly life = new AbortController();
+  /** Auto-merge of YES+NO pairs (config `autoMerge:`); undefined when off. */
+  readonly merges: AutoMergeRunner | undefined;
 
   constructor(private readonly o: WalletRunnerOptions) {
     this.wallet = o.address.toLowerCase();
@@ -115,8 +120,10 @@ export class WalletRunner {
       return e === undefined ? undefined : signingMarketOf(e.row);
     };
     this.warmer = this.presign === undefined ? undefined : new PresignWarmer(this.presign, o.clock, () => this.maker.presignNext(signingOf), () => this.quoting.busy, () => this.idle());
+    this.merges = this.autoMerge();
     this.quoting = new WalletQuoting({
       ...o,
+      mergeLocks: this.merges?.locks,
       wallet: this.wallet,
       check: this.check,
       tracker: this.tracker,
@@ -234,6 +241,37 @@ export class WalletRunner {
     this.quoting.begin();
     this.setState("ready");
     this.triggerAll("startup");
+    this.merges?.start();
+  }
+
+  /** The auto-merge runner when `autoMerge.enabled` and the signer can sign a digest (a merge is the owner's EIP-712 signature). */
+  private autoMerge(): AutoMergeRunner | undefined {
+    const o = this.o;
+    const cfg = o.autoMerge;
+    if (cfg === undefined || !cfg.enabled) return undefined;
+    const signer = o.signer as Partial<DigestSigner>;
+    if (typeof signer.signDigest !== "function") {
+      this.log.warn("autoMerge is enabled but this wallet's signer cannot sign a digest: no merges for it");
+      return undefined;
+    }
+    return new AutoMergeRunner({
+      wallet: this.wallet,
+      api: o.api,
+      signer: signer as DigestSigner,
+      vault: () => this.vault,
+      contracts: () => o.platform().contracts,
+      inventory: o.inventory,
+      liveOrders: (symbol) => this.tracker.liveOrders(symbol).length,
+      outcomeCount: (symbol) => o.registry.get(symbol)?.row.outcomeCount,
+      trigger: (symbol) => {
+        if (this.quoting.active) this.trigger(symbol, "fill");
+      },
+      params: { threshold: cfg.threshold, minSize: cfg.minSize, checkIntervalSec: cfg.checkIntervalSec },
+      locks: new MergeLocks(),
+      clock: o.clock,
+      log: this.log,
+      observer: o.observer,
+    });
   }
 
   // ---- events in ----------------------------------------------------------------------------------
@@ -308,6 +346,7 @@ export class WalletRunner {
   /** No new cycles, no pending retries, read wake or pre-signing. */
   private quiesce(): void {
     this.life.abort(new Error("wallet stopping"));
+    this.merges?.stop();
     this.quoting.stop();
     this.background.stop();
     this.warmer?.stop();

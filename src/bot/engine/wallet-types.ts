@@ -19,6 +19,7 @@ import type { CoreRisk } from "../risk/core-risk.js";
 import type { EngineView, RiskHook } from "../risk/risk-hook.js";
 import type { PlatformInfo } from "./startup.js";
 import type { EngineTuning } from "./tuning.js";
+import type { AutoMergeSettings } from "../../config/auto-merge-section.js";
 import type { QuotingParams } from "../quote/cycle.js";
 import type { LiveParams } from "./live-params.js";
 
@@ -54,6 +55,8 @@ export interface WalletRunnerOptions {
   quoting: QuotingParams;
   /** The daemon's active parameters (live-params.ts): a reload replaces the policy the cycles read; absent: `strategy` and `quoting` for good. */
   params?: LiveParams | undefined;
+  /** `autoMerge:` of the config (auto-merge-runner.ts); absent or disabled: no merges. */
+  autoMerge?: AutoMergeSettings | undefined;
   ids: ClientOrderIds;
   gate?: RateGate | undefined;
   saltSource: SaltSource;
