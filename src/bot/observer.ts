@@ -42,6 +42,10 @@ export type EngineEvent =
   /** A placement whose outcome is unknown (resolved later by lookup). */
   | { type: "order_unknown"; wallet: string; marketId: string; clientOrderId: string; code: string }
   | { type: "fill"; wallet: string; fill: Fill }
+  /** A live markout of one of our fills (quote/adverse/markout-tracker.ts): signed, micros per share, positive is good. */
+  | { type: "markout"; wallet: string; marketId: string; side: Side; horizonMs: number; perShare: Micros }
+  /** A (wallet, market)'s adverse-selection state changed (quote/adverse/adverse-book.ts): sides not normal, jump cooling. */
+  | { type: "adverse_state"; wallet: string; marketId: string; sides: readonly { outcome: number; side: Side; level: "widen" | "pull" }[]; jumpCoolingUntilMs: number | null }
   | { type: "quotes_live"; wallet: string; marketId: string; count: number }
   | { type: "stream_state"; wallet: string; state: StreamState; at: number }
   | {

@@ -12,6 +12,8 @@
  *   cycle                       -> mm_quote_cycle_duration_seconds, mm_last_cycle_timestamp_seconds,
  *                                  mm_quote_control_changes_total{control}
  *   market_phase                -> the markets in use changed (market labels look again at once)
+ *   markout                     -> mm_fill_markout_ticks{horizon,side} (adverse-metrics.ts)
+ *   adverse_state               -> mm_toxicity_state{outcome,side}, mm_jump_cooling
  *   vault_merge                 -> mm_vault_merges_total{result}, mm_vault_merged_shares_total
  *
  * Halts reach the metrics from the risk facade's onChange (MetricsObserver.halt), request
@@ -69,6 +71,12 @@ export class EngineMetricsBridge {
         return;
       case "market_phase":
         this.m.marketsChanged();
+        return;
+      case "markout":
+        this.m.markout(e.wallet, e.marketId, e.side, e.horizonMs, e.perShare);
+        return;
+      case "adverse_state":
+        this.m.adverseState(e.wallet, e.marketId, e.sides, e.jumpCoolingUntilMs !== null);
         return;
       case "vault_merge":
         this.m.vaultMerge(e.wallet, e.result, e.amount);

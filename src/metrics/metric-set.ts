@@ -18,6 +18,7 @@ import { vaultMergeMetrics, type VaultMergeMetrics } from "./vault-metrics.js";
 import { SettlementMetrics } from "./settlement-metrics.js";
 import { LabelGuard, type LabelGuardOptions } from "./labels.js";
 import { LoopMetrics } from "./loop-metrics.js";
+import { adverseMetrics } from "./adverse-metrics.js";
 import { TRACKER_ANOMALY_KINDS, type ScrapeSources } from "./scrape-sources.js";
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -151,6 +152,8 @@ export class MetricSet {
       CYCLE_BUCKETS,
     );
     this.lastCycle = gauge("mm_last_cycle_timestamp_seconds", "Unix time of the last completed quoting cycle.");
+    // Live markouts, toxicity and jump cooling (adverse-metrics.ts), fed through MetricsObserver.
+    adverseMetrics(this.registry);
 
     this.fills = counter("mm_fills_total", "Fills of our orders, by role.", [...wm, "role"]);
     this.tradedShares = counter("mm_traded_shares_total", "Shares traded by our fills.", [...wm, "role"]);

@@ -12,6 +12,8 @@ import type { HaltChange } from "../bot/risk/types.js";
 import { microsToNumber, notional, type Micros } from "../core/money.js";
 import { OTHER, methodLabel, oneOf, statusLabel } from "./labels.js";
 import type { DaemonMetrics } from "./registry.js";
+import { adverseMetrics } from "./adverse-metrics.js";
+import type { Side } from "../core/amounts.js";
 import { routeTemplate } from "./routes.js";
 
 export interface FillEvent {
@@ -84,6 +86,16 @@ export class MetricsObserver implements EngineEvents {
   /** An auto-merge sent, confirmed or failed (vault-metrics.ts). */
   vaultMerge(wallet: string, result: VaultMergeResult, amount: Micros): void {
     this.vault.record(this.m.labels.wallet(wallet), result, amount);
+  }
+
+  /** A live markout of an own fill (EngineEvent `markout`). */
+  markout(wallet: string, market: string, side: Side, horizonMs: number, perShare: Micros): void {
+    adverseMetrics(this.m.registry).markout(this.wm(wallet, market), side, horizonMs, perShare);
+  }
+
+  /** A (wallet, market)'s adverse-selection state changed (EngineEvent `adverse_state`). */
+  adverseState(wallet: string, market: string, sides: readonly { outcome: number; side: Side; level: "widen" | "pull" }[], cooling: boolean): void {
+    adverseMetrics(this.m.registry).state(this.wm(wallet, market), sides, cooling);
   }
 
   private wm(wallet: string, market: string): { wallet: string; market: string } {

@@ -98,6 +98,8 @@ export async function populate(d: Daemon): Promise<void> {
   o.quotesDropped(w, mk, "position", 2);
   o.cycle(12, clock.now());
   o.quoteControlChanges("order_levels", 4);
+  o.markout(w, mk, "BUY", 5_000, -2_000n);
+  o.adverseState(w, mk, [{ outcome: 0, side: "BUY", level: "widen" }], true);
   o.fill({ wallet: w, market: mk, role: "maker", qty: parseMicros("10"), price: parseMicros("0.45"), fee: 0n });
   o.fill({ wallet: wallet.address, market: mk, role: "taker", qty: parseMicros("4"), price: parseMicros("0.5"), fee: parseMicros("0.04") });
   o.position(w, mk, 0, parseMicros("6"));

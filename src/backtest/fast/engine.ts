@@ -45,6 +45,7 @@ import { cycleEvent } from "../../bot/risk/event-group-view.js";
 import { midsOf, quotedOutcomes } from "../../bot/quote/quote-cycle.js";
 import { buildControls } from "../../bot/quote/controls/index.js";
 import { SignalBook } from "../../bot/quote/signals.js";
+import { adverseOptionsOf } from "../../bot/quote/adverse/adverse-book.js";
 import { slotKey, type BookLevel, type DesiredQuote, type LiveOrder, type TradeView } from "../../bot/quote/quotes.js";
 import { ExposureBook, trackerVersion } from "../../bot/risk/exposure-book.js";
 import { MAX_PLACE_BATCH, rateBudget } from "../../bot/engine/executor.js";
@@ -221,7 +222,7 @@ export class FastEngine {
   private readonly inventory = new Inventory();
   private readonly policy: CyclePolicy;
   /** What the quote controls read between cycles (signals.ts), fed as the daemon feeds it: new fills, each cycle's mids. */
-  private readonly signals = new SignalBook();
+  private readonly signals: SignalBook;
   private readonly queue: QueueModelFactory;
   /** Exposure of every market kept between cycles, as the daemon's risk keeps it (exposure-book.ts). */
   private readonly exposure: ExposureBook;
@@ -277,6 +278,7 @@ export class FastEngine {
       tuning: { minQuoteSize: riskTuningOf(c.risk).minQuoteSize ?? 0n },
       controls: buildControls(c),
     };
+    this.signals = new SignalBook({ adverse: adverseOptionsOf(c.adverse) });
     this.report = {
       engine: "fast",
       source: o.source.describe,
@@ -531,7 +533,7 @@ export class FastEngine {
     const walletName = this.walletName;
     const exposure = this.exposure.snapshot([{ wallet: walletName, market: symbol, outcomeCount: m.outcomeCount, positions: inventory, openOrders: live }]);
     const mids = midsOf(raw, m.outcomeCount);
-    for (const o of quotedOutcomes(m.outcomeCount)) {
+    for (let o = 0; o < m.outcomeCount; o++) {
       const mid = mids[o];
       if (mid !== undefined) this.signals.onMid(symbol, o, mid, nowMs);
     }

@@ -15,6 +15,7 @@ import { WalletSigner, type OrderSigner } from "../../signing/index.js";
 import { createStrategyRunner } from "../../../strategies/registry.js";
 import { ClientOrderIds } from "../orders/ids.js";
 import { buildControls } from "../quote/controls/index.js";
+import { adverseOptionsOf } from "../quote/adverse/adverse-book.js";
 import type { TradeSource } from "../market/trade-feed.js";
 import { WalletRunner } from "./wallet-runner.js";
 import type { WalletRunnerOptions } from "./wallet-types.js";
@@ -72,6 +73,7 @@ export function buildWalletRunners(p: DaemonWalletParts): WalletRunner[] {
         maxOrderAgeMs: config.quoting.maxOrderAgeSec * 1000,
         orderExpirySec: config.quoting.orderExpirySec,
         controls: buildControls(config),
+        adverse: adverseOptionsOf(config.adverse),
       },
       params: p.params,
       autoMerge: config.autoMerge,

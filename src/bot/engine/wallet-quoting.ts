@@ -21,6 +21,7 @@ import type { OwnOrderLog } from "../quote/own-orders.js";
 import { buildControls } from "../quote/controls/index.js";
 import { quotingParamsOf, type ActiveParams } from "./live-params.js";
 import { SignalBook } from "../quote/signals.js";
+import { observedAdverse } from "../quote/adverse/adverse-book.js";
 import { midsOf, quotedOutcomes } from "../quote/quote-cycle.js";
 import { cycleEvent, type CycleEvent } from "../risk/event-group-view.js";
 import type { TradeView } from "../quote/quotes.js";
@@ -66,11 +67,12 @@ export class WalletQuoting {
   /** The live parameters' version `policy` was built from (live-params.ts). */
   private policyVersion = 0;
   /** What the quote controls read between cycles (signals.ts): fed each new own fill (wallet-runner.ts) and each cycle's mids. */
-  readonly signals = new SignalBook();
+  readonly signals: SignalBook;
 
   constructor(private readonly p: WalletQuotingParts) {
     const facade = p.risk.core.facade;
     this.policy = { strategy: p.strategy, quoting: p.quoting, limits: facade.limits, tuning: facade.tuning, hook: p.risk.hook, controls: p.quoting.controls };
+    this.signals = new SignalBook({ adverse: observedAdverse(p.quoting.adverse, p.observer) });
   }
 
   /**
@@ -271,7 +273,8 @@ export class WalletQuoting {
     // Halts move with what the engine saw (at most every 100 ms): the gate below reads the result.
     core.evaluate(nowMs);
     const mids = midsOf(raw, outcomeCount);
-    for (const o of outcomes) {
+    // Every outcome's mid (a binary market's NO mid is the YES complement): fills of either are marked out.
+    for (let o = 0; o < outcomeCount; o++) {
       const mid = mids[o];
       if (mid !== undefined) this.signals.onMid(symbol, o, mid, nowMs);
     }

@@ -34,6 +34,7 @@ import { enforcePhase, excludeOwn, quotedOutcomes } from "./quote-cycle.js";
 import type { BookSnapshot } from "../market/market-data.js";
 import type { Plan } from "./reconciler.js";
 import type { MarketSignals } from "./signals.js";
+import type { AdverseOptions } from "./adverse/adverse-book.js";
 import { reconcile } from "./reconciler.js";
 import type { DesiredQuote, LiveOrder, MarketPhase, PositionView, TradeView } from "./quotes.js";
 
@@ -44,6 +45,8 @@ export interface QuotingParams {
   orderExpirySec?: number | undefined;
   /** The quote controls (controls/index.ts buildControls); the shell hands them to CyclePolicy.controls. */
   controls?: readonly CycleControl[] | undefined;
+  /** The adverse-selection trackers the shell's SignalBook keeps (adverse/adverse-book.ts, from `adverse:`). */
+  adverse?: AdverseOptions | undefined;
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import type { AdverseSettings } from "../../../config/adverse-section.js";
 import type { Micros } from "../../../core/money.js";
+import type { EngineObserver } from "../../observer.js";
 import { JumpDetector, NO_JUMP, type JumpParams, type JumpView } from "./jump.js";
 import { MarkoutTracker, type Markout, type OwnFill } from "./markout-tracker.js";
 import { ToxicityBook, type ToxicSideView, type ToxicityParams } from "./toxicity.js";
@@ -21,6 +22,8 @@ export interface AdverseOptions {
   toxicity?: ToxicityParams | undefined;
   jump?: JumpParams | undefined;
   onMarkout?: ((m: Markout) => void) | undefined;
+  /** A (wallet, market)'s toxicity levels or jump cooling changed, as a `view` saw them (metrics, status). */
+  onState?: ((wallet: string, market: string, view: AdverseView) => void) | undefined;
 }
 
 /** The options `adverse:` asks for; undefined when nothing is on (no markouts, no toxicity, no jump). */
@@ -48,6 +51,23 @@ export function adverseOptionsOf(a: AdverseSettings | undefined): AdverseOptions
   };
 }
 
+/** The options with sinks that tell the engine's observer (events `markout` and `adverse_state`: metrics, status). */
+export function observedAdverse(opts: AdverseOptions | undefined, observer: EngineObserver): AdverseOptions | undefined {
+  if (opts === undefined) return undefined;
+  return {
+    ...opts,
+    onMarkout: (m) => observer.onEvent({ type: "markout", wallet: m.wallet, marketId: m.market, side: m.side, horizonMs: m.horizonMs, perShare: m.perShare }),
+    onState: (wallet, market, v) =>
+      observer.onEvent({
+        type: "adverse_state",
+        wallet,
+        marketId: market,
+        sides: v.toxicity.flatMap((t) => (t.level === "normal" ? [] : [{ outcome: t.outcome, side: t.side, level: t.level }])),
+        jumpCoolingUntilMs: v.jump.coolingUntilMs,
+      }),
+  };
+}
+
 /** What the cycle reads of one (wallet, market). */
 export interface AdverseView {
   /** Sides with toxicity state (any level), by outcome then BUY before SELL. */
@@ -63,6 +83,8 @@ export class AdverseBook {
   readonly jump: JumpDetector | undefined;
   private readonly onMarkout: ((m: Markout) => void) | undefined;
   private incoming: OwnFill[] = [];
+  /** The state each (wallet, market) was last reported in (onState), by key. */
+  private readonly reported = new Map<string, string>();
 
   constructor(readonly options: AdverseOptions) {
     this.tracker = new MarkoutTracker({ maxPending: options.maxPending });
@@ -86,10 +108,25 @@ export class AdverseBook {
   view(wallet: string, market: string, nowMs: number): AdverseView {
     this.schedule(nowMs);
     this.land(this.tracker.advance(nowMs), nowMs);
-    return {
+    const v: AdverseView = {
       toxicity: this.toxicity?.view(wallet, market, nowMs) ?? NO_SIDES,
       jump: this.jump?.view(market, nowMs) ?? NO_JUMP,
     };
+    if (this.options.onState !== undefined) {
+      const key = `${wallet}\u0000${market}`;
+      const sig = stateSignature(v);
+      if ((this.reported.get(key) ?? NORMAL_SIG) !== sig) {
+        if (sig === NORMAL_SIG) this.reported.delete(key);
+        else this.reported.set(key, sig);
+        this.options.onState(wallet, market, v);
+      }
+    }
+    return v;
+  }
+
+  /** (wallet, market)s not in the normal state when last viewed (with onState). */
+  get acting(): number {
+    return this.reported.size;
   }
 
   forget(market: string): void {
@@ -97,6 +134,7 @@ export class AdverseBook {
     this.toxicity?.forget(market);
     this.jump?.forget(market);
     this.incoming = this.incoming.filter((f) => f.market !== market);
+    for (const k of this.reported.keys()) if (k.endsWith(`\u0000${market}`)) this.reported.delete(k);
   }
 
   private schedule(nowMs: number): void {
@@ -113,4 +151,14 @@ export class AdverseBook {
     }
     if (ms.length > 0) this.toxicity?.prune(nowMs);
   }
+}
+
+const NORMAL_SIG = "";
+
+/** "" when every side is normal and the market does not cool; else the levels and the cooling end. */
+function stateSignature(v: AdverseView): string {
+  let s = "";
+  for (const t of v.toxicity) if (t.level !== "normal") s += `${t.outcome}${t.side}${t.level};`;
+  if (v.jump.coolingUntilMs !== null) s += `j${v.jump.coolingUntilMs}`;
+  return s;
 }
