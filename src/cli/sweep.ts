@@ -200,6 +200,7 @@ export async function sweepCommand(argv: string[], io: SweepIo = processIo): Pro
     }).finally(() => progress.stop());
     io.stderr(`mm sweep: ran ${outcome.ran}, skipped ${outcome.skipped} already in ${join(out, RESULTS_FILE)}${outcome.left > 0 ? `, ${outcome.left} left (run again to finish)` : ""}\n`);
     const runs = await writeRunReports(sweep.tasks, outcome.results, out, reports);
+    for (const f of runs.failed) io.stderr(`mm sweep: the report of ${f.id} could not be written (its re-run failed: ${f.error}); its result stands\n`);
     if (runs.mismatched.length > 0) io.stderr(`mm sweep: the re-run of ${runs.mismatched.join(", ")} gave other figures than its result (not reproducible: please report); no report linked for it\n`);
     finish(outcome.results, out, `sweep ${file}${shard !== undefined ? ` (shard ${shard.index}/${shard.count})` : ""}`, x, y, io, runs.links);
     return 0;

@@ -219,6 +219,13 @@ export class RateTable {
     return rules;
   }
 
+  /** Requests per minute the tightest ip bucket of `method path` allows; throws when none applies. */
+  ipPerMinute(method: string, path: string): number {
+    const rules = this.bucketsFor(method, path).filter((r) => r.scope === "ip");
+    if (rules.length === 0) throw new Error(`no ip bucket for ${method} ${path}`);
+    return Math.min(...rules.map((r) => (r.limit * 60) / r.windowSec));
+  }
+
   /** `requestClass` of a request against this table, remembered like `bucketsFor`. */
   classOf(method: string, pathWithQuery: string): RequestClass {
     const key = `${method} ${pathWithQuery}`;

@@ -149,8 +149,11 @@ export class DaemonRecording {
       return;
     }
     const margin = this.o.config.platform.rateSafetyMargin;
-    const bookDaemonPerMin = 600 * (1 - margin) * daemon.tuning.bookBudgetShare;
-    const tradeDaemonPerMin = 240 * (1 - margin) * daemon.tuning.tradeBudgetShare;
+    // The environment's numbers (platform.rateLimits), as the daemon's own pollers take them.
+    const bookPerMin = daemon.gate.table.ipPerMinute("GET", BOOK_PATH);
+    const tradePerMin = daemon.gate.table.ipPerMinute("GET", TRADES_PATH);
+    const bookDaemonPerMin = bookPerMin * (1 - margin) * daemon.tuning.bookBudgetShare;
+    const tradeDaemonPerMin = tradePerMin * (1 - margin) * daemon.tuning.tradeBudgetShare;
     const room = roomBeyond(daemon.gate, { [BOOK_PATH]: bookDaemonPerMin, [TRADES_PATH]: tradeDaemonPerMin });
     const rec = new Recorder({
       client: daemon.client,
@@ -159,8 +162,8 @@ export class DaemonRecording {
       sink: { append: (e) => this.push(e) },
       log: this.o.log.child({ component: "record" }),
       selection: { slugs: [], eventSlugs: [], filters: { tag: [], vertical: [], stage: [] }, maxMarkets: 0, walletMarkets: symbols },
-      bookBudgetPerMin: books ? Math.max(1, Math.floor(600 * (1 - margin) * (1 - daemon.tuning.bookBudgetShare))) : 0,
-      tradeBudgetPerMin: trades ? Math.max(1, Math.floor(240 * (1 - margin) * (1 - daemon.tuning.tradeBudgetShare))) : 0,
+      bookBudgetPerMin: books ? Math.max(1, Math.floor(bookPerMin * (1 - margin) * (1 - daemon.tuning.bookBudgetShare))) : 0,
+      tradeBudgetPerMin: trades ? Math.max(1, Math.floor(tradePerMin * (1 - margin) * (1 - daemon.tuning.tradeBudgetShare))) : 0,
     });
     try {
       await rec.start();

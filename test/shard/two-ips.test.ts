@@ -52,13 +52,15 @@ describe("two replicas on two source addresses", () => {
     const url = await server.listen("127.0.0.1", 0);
     const handle = server.pipeline.handle.bind(server.pipeline);
     server.pipeline.handle = async (raw) => {
+      // The window a request counts in is the one it arrives in (as the simulator's limiter counts it).
+      const arrivedMs = Date.now();
       const out = await handle(raw);
       if (out.status === 429) tooMany.push(`${raw.remoteAddress} ${raw.method} ${raw.url}`);
       if (counting && raw.method === "POST" && raw.url.startsWith("/api/orders/")) {
         const from = raw.remoteAddress ?? "?";
         posts.set(from, (posts.get(from) ?? 0) + 1);
         const windowMs = IP_BUCKET.windowSec * 1000;
-        const start = Math.floor(Date.now() / windowMs) * windowMs;
+        const start = Math.floor(arrivedMs / windowMs) * windowMs;
         const w = perWindow.get(start) ?? new Map<string, number>();
         w.set(from, (w.get(from) ?? 0) + 1);
         perWindow.set(start, w);

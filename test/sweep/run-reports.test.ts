@@ -54,10 +54,23 @@ describe("sweep run reports", () => {
     const out = join(dir, "b");
     const best = rank(results)[0]!;
     const forged = results.map((r) => (r.id === best.id ? { ...r, metrics: { ...r.metrics, fills: r.metrics.fills + 1 } } : r));
+    writeFileSync(join(dir, "stale.html"), "old");
+    const { mkdirSync, copyFileSync } = await import("node:fs");
+    mkdirSync(join(out, "runs"), { recursive: true });
+    copyFileSync(join(dir, "stale.html"), join(out, "runs", `${best.id}.html`)); // left by an earlier sweep in this DIR
     const { links, mismatched } = await writeRunReports(sweep.tasks, forged, out, 1);
     expect(mismatched).toEqual([best.id]);
     expect(links.size).toBe(0);
     expect(existsSync(join(out, "runs", `${best.id}.html`))).toBe(false);
+  }, 120_000);
+
+  it("a re-run that fails is reported, not linked, and the others still get theirs", async () => {
+    const out = join(dir, "e");
+    const [first, second] = rank(results);
+    const tasks = sweep.tasks.map((t) => (t.id === first!.id ? { ...t, dataDir: join(dir, "no-such-data") } : t));
+    const { links, failed } = await writeRunReports(tasks, results, out, 2);
+    expect(failed.map((f) => f.id)).toEqual([first!.id]);
+    expect([...links.keys()]).toEqual([second!.id]);
   }, 120_000);
 
   it("merge links the reports a shard wrote, relative to the merged DIR", () => {

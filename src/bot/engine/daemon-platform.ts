@@ -10,7 +10,7 @@ import type { Clock } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../log/index.js";
-import { RateGate, platformGateOptions, type RateTable } from "../../ratelimit/index.js";
+import { RateGate, platformGateOptions } from "../../ratelimit/index.js";
 import type { DaemonDeps } from "./daemon-types.js";
 import { RestBookPoller, type EventSeq } from "../market/market-data.js";
 import { MarketRegistry } from "../market/market-registry.js";
@@ -54,13 +54,9 @@ export interface PlatformLink {
 
 /** A path of the public trades bucket (spec 8.2: `GET /api/markets/:symbol/trades`, 240/60 s). */
 const TRADES_PATH = "/api/markets/x/trades";
+/** A path of the market-reads bucket the order books draw on (spec 8.2: 600/60 s). */
+const BOOK_PATH = "/api/markets/x/orderbook";
 
-/** Requests per minute of the ip bucket `path` draws on (the tightest, when several). */
-function ipBucketPerMin(table: RateTable, path: string): number {
-  const rules = table.bucketsFor("GET", path).filter((r) => r.scope === "ip");
-  if (rules.length === 0) throw new Error(`no ip bucket for GET ${path}`);
-  return Math.min(...rules.map((r) => (r.limit * 60) / r.windowSec));
-}
 
 export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
   const { config, deps, clock, ops } = p;
@@ -101,7 +97,7 @@ export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
     pullBeforeCloseMs: config.quoting.pullBeforeCloseSec * 1000,
     defaultFeeTakerBps: p.defaultFeeTakerBps,
   });
-  const bookBudget = Math.max(1, Math.floor(600 * (1 - platform.rateSafetyMargin) * p.tuning.bookBudgetShare));
+  const bookBudget = Math.max(1, Math.floor(gate.table.ipPerMinute("GET", BOOK_PATH) * (1 - platform.rateSafetyMargin) * p.tuning.bookBudgetShare));
   const books = new RestBookPoller({
     markets: client.markets,
     clock,
@@ -109,11 +105,11 @@ export function buildPlatformLink(p: PlatformLinkParts): PlatformLink {
     budgetPerMin: bookBudget,
     minBookIntervalMs: p.tuning.minBookIntervalMs,
     staleAfterMs: config.risk.staleDataSec * 1000,
-    room: () => gate.remainingFor("GET", "/api/markets/x/orderbook"),
+    room: () => gate.remainingFor("GET", BOOK_PATH),
     seq: p.seq,
   });
   const tradeShare = p.tuning.tradeBudgetShare;
-  const tradeBudget = tradeShare > 0 ? Math.max(1, Math.floor(ipBucketPerMin(gate.table, TRADES_PATH) * (1 - platform.rateSafetyMargin) * tradeShare)) : 0;
+  const tradeBudget = tradeShare > 0 ? Math.max(1, Math.floor(gate.table.ipPerMinute("GET", TRADES_PATH) * (1 - platform.rateSafetyMargin) * tradeShare)) : 0;
   const trades = new RestTradeFeed({
     markets: client.markets,
     clock,
