@@ -29,7 +29,7 @@ export interface MarketTimelineParts {
   /** A one-off timer the daemon clears at stop. */
   later: (fn: () => void, ms: number) => void;
   /** Told of a settlement before the inventory applies it (the settlement check reads the shares held). */
-  onSettled?: (symbol: string, kind: "resolved" | "voided", payoutNumerators: readonly bigint[] | null, outcomeCount: number, atMs: number) => void;
+  onSettled?: (symbol: string, kind: "resolved" | "voided", payoutNumerators: readonly bigint[] | null, outcomeCount: number, atMs: number, platformId: string) => void;
 }
 
 export class MarketTimeline {
@@ -80,12 +80,13 @@ export class MarketTimeline {
     }
     this.selectedOnce = true;
     // Forget deselected markets once no wallet holds orders there, nor shares awaiting settlement
-    // (their rows keep being read until RESOLVED / VOIDED pays them out in the inventory).
+    // (their rows keep being read until RESOLVED / VOIDED pays them out in the inventory), nor a
+    // payout still awaited (the settlement check maps the platform's market id back to the symbol).
     for (const e of registry.all()) {
       if (e.selected) continue;
       const symbol = e.row.symbol;
       const held = !this.settled.has(symbol) && inventory.positions(undefined, symbol).some((p) => p.qty !== 0n);
-      const busy = held || this.p.runners.some((r) => r.tracker.liveOrders(symbol).length > 0);
+      const busy = held || inventory.payoutAwaited(symbol) || this.p.runners.some((r) => r.tracker.liveOrders(symbol).length > 0);
       if (!busy) {
         registry.forget(symbol);
         this.p.clock.clearTimeout(this.phaseTimers.get(symbol));
@@ -141,12 +142,12 @@ export class MarketTimeline {
       this.settled.add(symbol);
       const nums = row.payoutNumerators.map((n) => BigInt(n));
       const at = Date.parse(row.lifecycle.resolvedAt ?? "") || now;
-      this.p.onSettled?.(symbol, "resolved", nums, row.outcomeCount, at);
+      this.p.onSettled?.(symbol, "resolved", nums, row.outcomeCount, at, row.id);
       this.p.inventory.resolve(symbol, nums, at);
     } else if (row.status === "VOIDED") {
       this.settled.add(symbol);
       const at = Date.parse(row.lifecycle.voidedAt ?? "") || now;
-      this.p.onSettled?.(symbol, "voided", null, row.outcomeCount, at);
+      this.p.onSettled?.(symbol, "voided", null, row.outcomeCount, at, row.id);
       this.p.inventory.voidMarket(symbol, row.outcomeCount, at);
     }
   }

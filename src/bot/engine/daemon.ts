@@ -265,7 +265,7 @@ export class Daemon {
       runners: this.runners,
       active: () => this.running && this.stopping === undefined,
       later: (fn, ms) => this.timers.later(fn, ms),
-      onSettled: (symbol, kind, nums, outcomes, at) => this.settlement.onSettled(symbol, kind, nums, outcomes, at),
+      onSettled: (symbol, kind, nums, outcomes, at, id) => this.settlement.onSettled(symbol, kind, nums, outcomes, at, id),
     });
     this.capacity = buildCapacityGuard({
       settings: config.capacity,

@@ -10,6 +10,13 @@
  * wallet, market and amount, and the metrics mm_settlement_pending / mm_settlement_overdue (alert
  * MMSettlementPayoutOverdue). Until a payout is confirmed, the inventory's drift check leaves the
  * market out (Inventory.awaitPayout): a late payout is this alert's business, not a drift halt.
+ * A wallet owed nothing (only losing shares) is confirmed at once, but the market stays out of the
+ * drift check (an awaited payout of 0) until /api/me/positions no longer lists it: the inventory
+ * zeroed the shares at settlement, the platform may redeem them later.
+ *
+ * A watch carries the platform's market id as well as the symbol: once the daemon forgets a market,
+ * balance events and positions naming it by id still match (and the daemon keeps a market whose
+ * payout is awaited: Inventory.payoutAwaited).
  */
 import { z } from "zod";
 import type { Clock } from "../../core/clock.js";
@@ -19,6 +26,7 @@ import type { WalletClient } from "../../api/index.js";
 import type { SettlementSettings } from "../../config/settlement-section.js";
 import type { Inventory } from "../fills/inventory.js";
 import {
+  marketShown,
   payoutsByMarket,
   startWatch,
   stepWatch,
@@ -65,6 +73,8 @@ export interface SettlementView extends SettlementWatch {
 export class SettlementWatcher {
   private readonly open = new Map<string, SettlementWatch>();
   private readonly done: SettlementWatch[] = [];
+  /** Nothing-due watches whose losing shares the platform still lists, by `wallet|market`. */
+  private readonly clearing = new Map<string, Pick<SettlementWatch, "wallet" | "marketId" | "platformId">>();
   private polling = false;
   private scheduled = false;
 
@@ -74,7 +84,7 @@ export class SettlementWatcher {
    * A market settled: open a watch for every wallet of ours holding shares in it. Call BEFORE the
    * inventory applies the settlement (the shares held are read from it).
    */
-  onSettled(marketId: string, kind: SettlementKind, numerators: readonly bigint[] | null, outcomeCount: number, settledAtMs: number): void {
+  onSettled(marketId: string, kind: SettlementKind, numerators: readonly bigint[] | null, outcomeCount: number, settledAtMs: number, platformId?: string): void {
     if (!this.p.settings.enabled) return;
     const nums = kind === "voided" || numerators === null ? voidNumerators(outcomeCount) : numerators;
     const byWallet = new Map<string, { outcome: number; qty: Micros }[]>();
@@ -88,12 +98,15 @@ export class SettlementWatcher {
     for (const [wallet, held] of byWallet) {
       if (!ours.has(wallet)) continue;
       const key = `${wallet}|${marketId}`;
-      if (this.open.has(key)) continue;
-      const w = startWatch({ wallet, marketId, kind, numerators: nums, held, settledAtMs });
+      if (this.open.has(key) || this.clearing.has(key)) continue;
+      const w = startWatch({ wallet, marketId, ...(platformId !== undefined ? { platformId } : {}), kind, numerators: nums, held, settledAtMs });
       const fields = { wallet: this.nameOf(wallet), market: marketId, kind, expected: formatMicros(w.expected) };
       if (w.state === "confirmed") {
         this.p.log.info(fields, "settlement: nothing due (only losing shares held)");
         this.finish(w);
+        // Until the platform stops listing the shares, they are not drift either.
+        this.clearing.set(key, { wallet: w.wallet, marketId, ...(platformId !== undefined ? { platformId } : {}) });
+        this.p.inventory.awaitPayout(wallet, marketId, 0n);
         continue;
       }
       this.open.set(key, w);
@@ -117,7 +130,7 @@ export class SettlementWatcher {
     if (this.polling) return;
     this.polling = true;
     try {
-      const wallets = [...new Set([...this.open.values()].map((w) => w.wallet))];
+      const wallets = [...new Set([...this.open.values(), ...this.clearing.values()].map((w) => w.wallet))];
       for (const wallet of wallets) {
         if (!this.p.active()) return;
         await this.pollWallet(wallet);
@@ -128,7 +141,7 @@ export class SettlementWatcher {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.open.size === 0 || !this.p.active()) return;
+    if (this.scheduled || this.open.size + this.clearing.size === 0 || !this.p.active()) return;
     this.scheduled = true;
     this.p.later(() => {
       this.scheduled = false;
@@ -138,13 +151,26 @@ export class SettlementWatcher {
 
   private async pollWallet(wallet: string): Promise<void> {
     const watches = [...this.open.values()].filter((w) => w.wallet === wallet);
-    if (watches.length === 0) return;
+    const clearing = [...this.clearing.entries()].filter(([, c]) => c.wallet === wallet);
+    if (watches.length === 0 && clearing.length === 0) return;
     const api = this.p.api(wallet);
     const obs: { -readonly [K in keyof SettlementObservation]: SettlementObservation[K] } = { atMs: this.p.clock.now() };
-    const since = Math.min(...watches.map((w) => w.settledAtMs)) - 60_000;
-    obs.payouts = await this.readPayouts(api, since).catch((e: unknown) => this.failed(wallet, "balance-events", e));
+    if (watches.length > 0) {
+      const since = Math.min(...watches.map((w) => w.settledAtMs)) - 60_000;
+      obs.payouts = await this.readPayouts(api, since).catch((e: unknown) => this.failed(wallet, "balance-events", e));
+    }
     const positions = await readPositions(api, this.p.symbolOf).catch((e: unknown) => this.failed(wallet, "positions", e));
     if (positions !== undefined) obs.marketsHeld = new Set(positions.positions.filter((p) => (tryParseMicros(p.quantity) ?? 0n) > 0n).map((p) => p.marketId));
+    const held = obs.marketsHeld;
+    if (held !== undefined) {
+      for (const [key, c] of clearing) {
+        if (marketShown(c, held)) continue;
+        this.clearing.delete(key);
+        this.p.inventory.payoutArrived(wallet, c.marketId);
+        this.p.log.info({ wallet: this.nameOf(wallet), market: c.marketId }, "settlement: losing shares no longer listed by the platform");
+      }
+    }
+    if (watches.length === 0) return;
     const balances = await api.portfolio.balances().catch((e: unknown) => this.failed(wallet, "balances", e));
     const expectedCash = this.p.inventory.expectedCash(wallet);
     if (balances !== undefined && expectedCash !== undefined) obs.balanceMatches = tryParseMicros(balances.data.collateral.total) === expectedCash;
@@ -163,7 +189,8 @@ export class SettlementWatcher {
         settledAt: new Date(w.settledAtMs).toISOString(),
       };
       if (next.state === "overdue" && w.state !== "overdue") {
-        this.p.log.error({ ...fields, payoutTimeoutSec: this.p.settings.payoutTimeoutSec, autoRedeem: redeem?.data }, "settlement payout overdue: the platform shows no payout");
+        const shown = next.received === 0n ? "the platform shows no payout" : "the platform shows only part of the payout";
+        this.p.log.error({ ...fields, payoutTimeoutSec: this.p.settings.payoutTimeoutSec, autoRedeem: redeem?.data }, `settlement payout overdue: ${shown}`);
       }
       if (next.state === "confirmed") {
         const late = w.state === "overdue";

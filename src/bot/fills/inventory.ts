@@ -361,6 +361,12 @@ export class Inventory {
     this.awaitedPayouts.get(wallet.toLowerCase())?.delete(marketId);
   }
 
+  /** True while any wallet awaits a payout (or the clearing of losing shares) on the market. */
+  payoutAwaited(marketId: string): boolean {
+    for (const m of this.awaitedPayouts.values()) if (m.has(marketId)) return true;
+    return false;
+  }
+
   /** Anchored cash plus the delta; undefined when the wallet's cash was never anchored. */
   expectedCash(wallet: string): Micros | undefined {
     const a = this.anchors.get(wallet.toLowerCase());
@@ -405,13 +411,11 @@ export class Inventory {
       theirs = theirs.filter((p) => !awaited.has(p.marketId));
     }
     const report = driftReport(w, ours, theirs, balances, this.expectedCash(w));
-    if (report.cash !== undefined && awaited !== undefined && awaited.size > 0) {
-      let unpaid = 0n;
-      for (const amount of awaited.values()) unpaid += amount;
-      if (report.cash.diff === -unpaid) {
-        delete report.cash;
-        report.clean = report.positions.length === 0;
-      }
+    if (report.cash !== undefined && awaited !== undefined && awaited.size > 0 && unpaidMayBe(-report.cash.diff, [...awaited.values()])) {
+      // Some of the awaited payouts may have arrived and others not yet: the cash is short by
+      // exactly what is still unpaid, i.e. by the sum of some of the awaited amounts.
+      delete report.cash;
+      report.clean = report.positions.length === 0;
     }
     this.counters.driftRecords += report.positions.length + (report.cash === undefined ? 0 : 1);
     return report;
@@ -433,6 +437,28 @@ export class Inventory {
   private refold(p: Pos): void {
     refoldPosition(p, this.settlements.get(p.marketId));
   }
+}
+
+/** Awaited payouts beyond this many are only excused all together (2^n subset sums otherwise). */
+const MAX_SUBSET_PAYOUTS = 16;
+
+/**
+ * True when `short` (our expected cash minus the platform's) equals the sum of some of the awaited
+ * payouts (each one paid or not, independently); with more than MAX_SUBSET_PAYOUTS non-zero
+ * amounts, only all of them.
+ */
+function unpaidMayBe(short: Micros, awaited: readonly Micros[]): boolean {
+  const amounts = awaited.filter((a) => a > 0n);
+  if (short <= 0n) return false;
+  if (amounts.length > MAX_SUBSET_PAYOUTS) return short === amounts.reduce((a, b) => a + b, 0n);
+  let sums = new Set<Micros>([0n]);
+  for (const a of amounts) {
+    const next = new Set(sums);
+    for (const s of sums) if (s + a <= short) next.add(s + a);
+    if (next.has(short)) return true;
+    sums = next;
+  }
+  return false;
 }
 
 function pairKey(wallet: string, marketId: string): string {

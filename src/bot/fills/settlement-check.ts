@@ -11,8 +11,12 @@
  *
  * Nothing is confirmed on our own arithmetic alone: only a payout the platform shows in its
  * balance events, or in its positions and balance together, counts. A wallet owed nothing (it
- * held only losing shares) is confirmed at once as `nothing_due`. A payout above the expected
- * amount confirms too (the surplus is reported, not hidden).
+ * held only losing shares) is confirmed at once as `nothing_due` (the shell still waits for the
+ * platform to stop listing those shares before the drift check counts the market again). A payout
+ * above the expected amount confirms too (the surplus is reported, not hidden).
+ *
+ * Payout rows and positions name a market by symbol, or by the platform's market id once the
+ * daemon no longer knows the market: a watch matches either (`platformId`).
  */
 import type { Micros } from "../../core/money.js";
 
@@ -30,6 +34,8 @@ export interface SettlementWatch {
   /** Lower-case wallet address. */
   wallet: string;
   marketId: string;
+  /** The platform's market id (MarketSummary.id), when known: rows carrying it match too. */
+  platformId?: string;
   kind: SettlementKind;
   /** The payout vector used (a void: all ones). */
   numerators: readonly bigint[];
@@ -69,6 +75,7 @@ export function voidNumerators(outcomeCount: number): bigint[] {
 export function startWatch(args: {
   wallet: string;
   marketId: string;
+  platformId?: string;
   kind: SettlementKind;
   numerators: readonly bigint[];
   held: readonly HeldShares[];
@@ -95,17 +102,30 @@ export interface SettlementObservation {
 /** One step of a watch against an observation; returns the same object when nothing changed. */
 export function stepWatch(w: SettlementWatch, obs: SettlementObservation, payoutTimeoutMs: number): SettlementWatch {
   if (w.state === "confirmed") return w;
-  const received = obs.payouts?.get(w.marketId) ?? w.received;
+  const received = obs.payouts === undefined ? w.received : receivedFor(w, obs.payouts);
   if (received >= w.expected) {
     return { ...w, received, state: "confirmed", confirmedBy: "balance_events", confirmedAtMs: obs.atMs };
   }
-  if (obs.marketsHeld !== undefined && !obs.marketsHeld.has(w.marketId) && obs.balanceMatches === true) {
+  if (obs.marketsHeld !== undefined && !marketShown(w, obs.marketsHeld) && obs.balanceMatches === true) {
     return { ...w, received, state: "confirmed", confirmedBy: "balances", confirmedAtMs: obs.atMs };
   }
   if (w.state === "expected" && obs.atMs - w.settledAtMs >= payoutTimeoutMs) {
     return { ...w, received, state: "overdue", overdueAtMs: obs.atMs };
   }
   return received === w.received ? w : { ...w, received };
+}
+
+/** Payout rows for the watch's market, under its symbol and under its platform id (both summed). */
+function receivedFor(w: SettlementWatch, payouts: ReadonlyMap<string, Micros>): Micros {
+  const bySymbol = payouts.get(w.marketId);
+  const byId = w.platformId !== undefined && w.platformId !== w.marketId ? payouts.get(w.platformId) : undefined;
+  if (bySymbol === undefined && byId === undefined) return w.received;
+  return (bySymbol ?? 0n) + (byId ?? 0n);
+}
+
+/** True when `markets` (from /api/me/positions) names the watch's market by symbol or platform id. */
+export function marketShown(w: Pick<SettlementWatch, "marketId" | "platformId">, markets: ReadonlySet<string>): boolean {
+  return markets.has(w.marketId) || (w.platformId !== undefined && markets.has(w.platformId));
 }
 
 /** Sum the `payout` rows per market of a page of balance events (loose rows; others ignored). */

@@ -103,3 +103,65 @@ describe("Inventory.awaitPayout: a settled market awaiting its payout is not dri
     expect(inv.checkAgainst("0xW", platformPositions, balances).clean).toBe(false);
   });
 });
+
+describe("Inventory: only what is still unpaid is excused", () => {
+  const balances = (total: string) => ({
+    walletAddress: "0x0000000000000000000000000000000000000001",
+    vaultAddress: "0x0000000000000000000000000000000000000002",
+    collateral: { total, locked: "0", available: total },
+  });
+
+  it("two payouts awaited, one arrived: the cash short by the other one is not drift", () => {
+    const inv = new Inventory();
+    inv.anchor("0xW", 1, [
+      { marketId: "A", outcome: 0, qty: u("10"), avgPrice: u("0.5") },
+      { marketId: "B", outcome: 0, qty: u("4"), avgPrice: u("0.5") },
+    ], u("100"));
+    inv.resolve("A", [1n, 0n], 2);
+    inv.resolve("B", [1n, 0n], 2);
+    inv.awaitPayout("0xW", "A", u("10"));
+    inv.awaitPayout("0xW", "B", u("4"));
+    // Our books: 114. Neither paid, A paid, B paid, both paid: all clean.
+    for (const total of ["100", "110", "104", "114"]) expect(inv.checkAgainst("0xW", [], balances(total)).clean).toBe(true);
+    // A figure no set of the awaited payouts explains is still drift.
+    expect(inv.checkAgainst("0xW", [], balances("107")).cash?.diff).toBe(-u("7"));
+    expect(inv.checkAgainst("0xW", [], balances("115")).cash?.diff).toBe(u("1"));
+  });
+
+  it("past 16 awaited payouts only all of them unpaid is excused", () => {
+    const inv = new Inventory();
+    inv.anchor("0xW", 1, [], u("100"));
+    for (let i = 0; i < 17; i++) inv.awaitPayout("0xW", `M${i}`, u("1"));
+    expect(inv.checkAgainst("0xW", [], balances("83")).clean).toBe(true);
+    expect(inv.checkAgainst("0xW", [], balances("84")).cash?.diff).toBe(-u("16"));
+  });
+
+  it("payoutAwaited names the markets any wallet awaits a payout on (a nothing-due one too)", () => {
+    const inv = new Inventory();
+    inv.awaitPayout("0xW", "M", 0n);
+    expect(inv.payoutAwaited("M")).toBe(true);
+    expect(inv.payoutAwaited("N")).toBe(false);
+    inv.payoutArrived("0xw", "M");
+    expect(inv.payoutAwaited("M")).toBe(false);
+  });
+});
+
+describe("stepWatch: a market named by its platform id", () => {
+  const watch = () =>
+    startWatch({ wallet: "0xW", marketId: "SYM", platformId: "uuid-1", kind: "resolved", numerators: [1n, 0n], held: [{ outcome: 0, qty: u("5") }], settledAtMs: 0 });
+
+  it("payout rows carrying the id (the market no longer known by symbol) confirm the watch", () => {
+    const next = stepWatch(watch(), { atMs: 1, payouts: new Map([["uuid-1", u("5")]]) }, 60_000);
+    expect(next).toMatchObject({ state: "confirmed", confirmedBy: "balance_events", received: u("5") });
+  });
+
+  it("rows under the symbol and under the id are summed", () => {
+    const next = stepWatch(watch(), { atMs: 1, payouts: new Map([["SYM", u("2")], ["uuid-1", u("3")]]) }, 60_000);
+    expect(next).toMatchObject({ state: "confirmed", received: u("5") });
+  });
+
+  it("positions listing the id still hold the market: no confirmation from the balance", () => {
+    expect(stepWatch(watch(), { atMs: 1, marketsHeld: new Set(["uuid-1"]), balanceMatches: true }, 60_000).state).toBe("expected");
+    expect(stepWatch(watch(), { atMs: 1, marketsHeld: new Set(), balanceMatches: true }, 60_000)).toMatchObject({ state: "confirmed", confirmedBy: "balances" });
+  });
+});
