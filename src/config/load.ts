@@ -24,6 +24,7 @@ import { buildConfigSchema, crossFieldIssues, type ConfigSchema, type ParsedConf
 import { knownKeysAt, moneyFromSource } from "./schema-walk.js";
 import { didYouMean } from "./suggest.js";
 import { finalizeSimulatorWallets, type WalletConfig } from "./wallets.js";
+import { Secret } from "../core/secret.js";
 import { readYaml, type YamlSource } from "./yaml-source.js";
 
 type WithWallets<T> = Omit<T, "wallets"> & { wallets: WalletConfig[] };
@@ -168,7 +169,14 @@ export function parseConfig(
   if (issues.length > 0 || !result.success) throw new ConfigError(fileName, inFileOrder(dedupe(issues)));
   const parsed = result.data;
   if (parsed.mode === "live") return parsed;
-  if (parsed.mode === "paper") return { ...parsed, wallets: finalizeSimulatorWallets(parsed.wallets, parsed.paper.seed) };
+  if (parsed.mode === "paper") {
+    // Keys derived as in simulator mode, named for the seed that made them.
+    const seed = parsed.paper.seed;
+    const wallets = finalizeSimulatorWallets(parsed.wallets, seed).map((w) =>
+      w.privateKey.origin === `simulator.seed ${seed}` ? { ...w, privateKey: new Secret(w.privateKey.reveal(), `paper.seed ${seed}`) } : w,
+    );
+    return { ...parsed, wallets };
+  }
   return { ...parsed, wallets: finalizeSimulatorWallets(parsed.wallets, parsed.simulator.seed) };
 }
 
