@@ -8,17 +8,25 @@
  *   - it is open or partly filled (not pending, not being cancelled),
  *   - its price is within `maxDistance` of the book's mid (no mid: kept),
  * and the risk step after the controls may still drop or shrink it (the limits always win).
+ * A live order some desired quote already keeps (within the reconciler's price and size
+ * tolerances, `quoting.priceToleranceTicks` / `sizeTolerance`) is not added again: the copy would
+ * keep the live order while the strategy's quote was placed beside it, doubling the side.
  * The reconciler's maxOrderAge may still replace it at the same price.
  */
 import type { Micros } from "../../../core/money.js";
 import type { DesiredQuote } from "../quotes.js";
+import { withinTolerance } from "../reconciler.js";
 import type { QuoteControl } from "./control.js";
 import { bookTerms, outcomeCountOf } from "./sides.js";
 
 export interface HangingOrdersOptions {
   holdMs: number;
   maxDistance: Micros;
+  /** The reconciler's keep rule (config quoting.*); absent: exact price and size. */
+  tolerance?: { priceToleranceTicks: number; sizeTolerance: number } | undefined;
 }
+
+const NO_BUDGET = { cancels: 0, places: 0 };
 
 export function hangingOrders(o: HangingOrdersOptions): QuoteControl {
   return {
@@ -45,7 +53,8 @@ export function hangingOrders(o: HangingOrdersOptions): QuoteControl {
         if (ts === undefined || l.createdAtMs > ts) continue;
         const mid = s.mids[t.book];
         if (mid !== undefined && (t.price > mid ? t.price - mid : mid - t.price) > o.maxDistance) continue;
-        if (quotes.some((q) => q.outcome === l.outcome && q.side === l.side && q.price === l.price && q.size === l.remaining)) continue;
+        const keep = { priceToleranceTicks: o.tolerance?.priceToleranceTicks ?? 0, sizeTolerance: o.tolerance?.sizeTolerance ?? 0, maxOrderAgeMs: Infinity, nowMs: s.nowMs, budget: NO_BUDGET };
+        if (quotes.some((q) => withinTolerance(q, l, keep))) continue;
         const q: DesiredQuote = { outcome: l.outcome, side: l.side, price: l.price, size: l.remaining, postOnly: l.postOnly, tag: "hanging" };
         out.push(l.side === "SELL" ? { ...q, reducesInventory: true } : q);
         changed++;

@@ -39,6 +39,8 @@ export interface ControlsConfigView {
   controls?: ControlsSettings | undefined;
   adverse?: AdverseSettings | undefined;
   risk: { maxNotionalPerWallet: Micros; minQuoteSize?: Micros | undefined };
+  /** The reconciler's tolerances (hanging orders must not duplicate an order a quote already keeps). */
+  quoting?: { priceToleranceTicks: number; sizeTolerance: number } | undefined;
 }
 
 export function buildControls(config: ControlsConfigView): QuoteControl[] {
@@ -66,6 +68,6 @@ function quotingControls(config: ControlsConfigView): QuoteControl[] {
     out.push(inventoryTarget({ fraction: t.fraction, range: t.range, capital: t.capital ?? config.risk.maxNotionalPerWallet, minSize: config.risk.minQuoteSize ?? 0n }));
   }
   if (c.filledOrderDelay !== undefined) out.push(filledOrderDelay({ delayMs: c.filledOrderDelay.sec * 1000, sides: c.filledOrderDelay.sides }));
-  if (c.hangingOrders !== undefined) out.push(hangingOrders({ holdMs: c.hangingOrders.sec * 1000, maxDistance: c.hangingOrders.maxDistance }));
+  if (c.hangingOrders !== undefined) out.push(hangingOrders({ holdMs: c.hangingOrders.sec * 1000, maxDistance: c.hangingOrders.maxDistance, tolerance: config.quoting }));
   return out;
 }

@@ -31,6 +31,13 @@ describe("hanging_orders", () => {
       expect(out.changed).toBe(r.hangs ? 1 : 0);
     });
   }
+  it("a quote the reconciler would keep it for (within the size tolerance): nothing added, the side is not doubled", () => {
+    const near = [quote("BUY", "0.44"), quote("BUY", "0.45", { outcome: 1, size: m("6.3") })];
+    const snap = cycleSnapshot({ signals: signals(fill(0, "BUY", NOW - 5_000)), live: [restingAsk()] });
+    expect(hangingOrders({ ...opts, tolerance: { priceToleranceTicks: 0, sizeTolerance: 0.1 } }).apply(near, snap).changed).toBe(0);
+    // Exact tolerances: 6.3 is not 6, the resting order is kept beside it.
+    expect(hangingOrders(opts).apply(near, snap).changed).toBe(1);
+  });
   it("already desired as it rests: nothing added", () => {
     const same = [quote("BUY", "0.44"), quote("BUY", "0.45", { outcome: 1, size: m("6") })];
     const out = hangingOrders(opts).apply(same, cycleSnapshot({ signals: signals(fill(0, "BUY", NOW - 5_000)), live: [restingAsk()] }));
