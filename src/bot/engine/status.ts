@@ -90,7 +90,22 @@ export function formatStatusLine(s: DaemonStatus): string {
     `pnl ${signed(s.pnl.net)} (fees ${formatFixed(s.pnl.fees, 2)})`,
     `halts ${s.halts.length === 0 ? "none" : s.halts.join("; ")}`,
   ];
+  const adverse = adverseOf(s.wallets);
+  if (adverse !== undefined) parts.splice(parts.length - 1, 0, adverse);
   return parts.join(" | ");
+}
+
+/** "adverse 1 widened, 1 pulled, 0 cooling" when a toxicity or jump control acts on some wallet (adverse:), else nothing. */
+function adverseOf(wallets: readonly WalletStatus[]): string | undefined {
+  let widen = 0;
+  let pull = 0;
+  let cooling = 0;
+  for (const w of wallets) {
+    widen += w.adverse?.widen ?? 0;
+    pull += w.adverse?.pull ?? 0;
+    cooling += w.adverse?.cooling ?? 0;
+  }
+  return widen + pull + cooling === 0 ? undefined : `adverse ${widen} widened, ${pull} pulled, ${cooling} cooling`;
 }
 
 export interface StatusParts {

@@ -419,6 +419,7 @@ export class WalletRunner {
 
   status(): WalletStatus {
     const live = this.tracker.liveCount();
+    const adverse = this.quoting.signals.adverse?.counts(this.o.clock.now());
     return {
       name: this.o.name,
       wallet: this.wallet,
@@ -428,6 +429,7 @@ export class WalletRunner {
       unknownOrders: this.tracker.unknownOrders().length,
       streamSubscribed: this.stream?.stats().subscribed ?? false,
       markets: this.o.registry.marketsOf(this.o.index),
+      ...(adverse !== undefined && adverse.widen + adverse.pull + adverse.cooling > 0 ? { adverse } : {}),
     };
   }
 }

@@ -92,6 +92,8 @@ export interface WalletStatus {
   unknownOrders: number;
   streamSubscribed: boolean;
   markets: string[];
+  /** Adverse selection acting (adverse:): sides widened and pulled, markets cooling after a jump; absent when none. */
+  adverse?: { widen: number; pull: number; cooling: number } | undefined;
 }
 
 /** What one wallet holds per order, orderId or market (WalletRunner.memoryFigures). */

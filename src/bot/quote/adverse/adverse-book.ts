@@ -124,6 +124,17 @@ export class AdverseBook {
     return v;
   }
 
+  /** Sides widened and pulled (every wallet and market of this book) and markets cooling after a jump, at `nowMs` (status line). */
+  counts(nowMs: number): { widen: number; pull: number; cooling: number } {
+    let widen = 0;
+    let pull = 0;
+    for (const t of this.toxicity?.all(nowMs) ?? []) {
+      if (t.level === "widen") widen++;
+      else if (t.level === "pull") pull++;
+    }
+    return { widen, pull, cooling: this.jump?.cooling(nowMs).length ?? 0 };
+  }
+
   /** (wallet, market)s not in the normal state when last viewed (with onState). */
   get acting(): number {
     return this.reported.size;
