@@ -145,8 +145,8 @@ export class PaperAccount {
   private readonly live = new Map<string, PaperOrder>();
   private readonly ended = new Map<string, PaperOrder>();
   private readonly fillLog: PaperFill[] = [];
-  private readonly seenTrades = new Set<string>();
-  private readonly seenTradeOrder: string[] = [];
+  /** Per market: the newest public trade applied (createdAt, ms) and the ids applied at that instant. */
+  private readonly tradeMarks = new Map<string, { at: number; ids: Set<string> }>();
   private nextOrder = 0;
   private nextTrade = 0;
   /** Every fill, once, as it happens (the report's series). */
@@ -181,31 +181,46 @@ export class PaperAccount {
     }
   }
 
-  /** A public trade (taker's side and price, in `outcome`'s terms); each trade id once. */
-  observeTrade(symbol: string, t: { id: string; outcome: number; side: Side; price: Micros; quantity: Micros }): void {
-    if (this.seenTrades.has(t.id)) return;
-    this.seenTrades.add(t.id);
-    this.seenTradeOrder.push(t.id);
-    if (this.seenTradeOrder.length > 20_000) this.seenTrades.delete(this.seenTradeOrder.shift()!);
+  /**
+   * A public trade (taker's side and price, in `outcome`'s terms; `at` its createdAt, epoch ms).
+   * Each trade once: per market a watermark (the newest createdAt applied and the ids applied at
+   * that millisecond) drops anything at or below it, however long a quiet market's trades page keeps
+   * listing it; memory stays one millisecond's ids per market.
+   *
+   * A binary market's two books are one platform book (a NO bid at p is a YES ask at 1 - p): the
+   * trade goes to its own outcome's book, then, mirrored, to the other with only the shares our
+   * orders there did not take, so one trade never fills more than its size across both books.
+   */
+  observeTrade(symbol: string, t: { id: string; at: number; outcome: number; side: Side; price: Micros; quantity: Micros }): void {
+    if (!this.passMark(symbol, t.at, t.id)) return;
     this.counts.trades++;
     const m = this.markets.get(symbol);
-    this.applyExchangeFills(symbol, t.outcome, this.book(symbol, t.outcome).onTrade(t.side, t.price, t.quantity));
+    const first = this.book(symbol, t.outcome).onTrade(t.side, t.price, t.quantity);
+    this.applyExchangeFills(symbol, t.outcome, first);
     if (m?.outcomeCount === 2) {
+      let left = t.quantity;
+      for (const f of first) left -= f.qty;
+      if (left <= 0n) return;
       const other = 1 - t.outcome;
-      this.applyExchangeFills(symbol, other, this.book(symbol, other).onTrade(t.side === "BUY" ? "SELL" : "BUY", complementPrice(t.price), t.quantity));
+      this.applyExchangeFills(symbol, other, this.book(symbol, other).onTrade(t.side === "BUY" ? "SELL" : "BUY", complementPrice(t.price), left));
     }
   }
 
-  /** Has this trade id been seen (the transport skips the history it finds at start-up)? */
-  hasSeenTrade(id: string): boolean {
-    return this.seenTrades.has(id);
+  /** Move the market's watermark past a trade without applying it (history from before the run). */
+  skipTrade(symbol: string, t: { id: string; at: number }): void {
+    this.passMark(symbol, t.at, t.id);
   }
 
-  /** Mark a trade as seen without applying it (history from before the run). */
-  skipTrade(id: string): void {
-    if (this.seenTrades.has(id)) return;
-    this.seenTrades.add(id);
-    this.seenTradeOrder.push(id);
+  /** Is the trade past the market's watermark? If so the watermark moves to it. */
+  private passMark(symbol: string, at: number, id: string): boolean {
+    const w = this.tradeMarks.get(symbol);
+    if (w === undefined || at > w.at) {
+      this.tradeMarks.set(symbol, { at, ids: new Set([id]) });
+      return true;
+    }
+    if (at < w.at || w.ids.has(id)) return false;
+    w.ids.add(id);
+    return true;
   }
 
   private applyBook(symbol: string, outcome: number, bids: Levels, asks: Levels): void {

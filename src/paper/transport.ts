@@ -191,10 +191,11 @@ export class PaperTransport implements Transport {
       if (typeof t["id"] !== "string" || typeof t["outcome"] !== "number" || (side !== "BUY" && side !== "SELL") || price === undefined || quantity === undefined || Number.isNaN(at)) continue;
       trades.push({ id: t["id"], outcome: t["outcome"], side, price, quantity, at });
     }
-    // Oldest first: the queue models take trades in the order they happened.
-    trades.sort((x, y) => x.at - y.at);
+    // Oldest first: the queue models take trades in the order they happened (ties by id, so one
+    // page is applied in the same order on every run).
+    trades.sort((x, y) => x.at - y.at || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
     for (const t of trades) {
-      if (t.at < this.startMs) this.o.account.skipTrade(t.id);
+      if (t.at < this.startMs) this.o.account.skipTrade(symbol, t);
       else this.o.account.observeTrade(symbol, t);
     }
   }

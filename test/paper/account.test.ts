@@ -88,12 +88,12 @@ describe("paper account", () => {
     a.observeMarket(market("OPEN"));
     book(a);
     a.place(order({ price: m("0.40") })); // behind 100 displayed shares
-    a.observeTrade("MKT", { id: "t1", outcome: 0, side: "SELL", price: m("0.40"), quantity: m("100") });
+    a.observeTrade("MKT", { id: "t1", at: 2_000, outcome: 0, side: "SELL", price: m("0.40"), quantity: m("100") });
     expect(a.fills(W)).toEqual([]);
-    a.observeTrade("MKT", { id: "t2", outcome: 0, side: "SELL", price: m("0.40"), quantity: m("4") });
+    a.observeTrade("MKT", { id: "t2", at: 2_001, outcome: 0, side: "SELL", price: m("0.40"), quantity: m("4") });
     expect(a.fills(W).map((f) => f.qty)).toEqual([m("4")]);
     // The same trade id again changes nothing.
-    a.observeTrade("MKT", { id: "t2", outcome: 0, side: "SELL", price: m("0.40"), quantity: m("4") });
+    a.observeTrade("MKT", { id: "t2", at: 2_001, outcome: 0, side: "SELL", price: m("0.40"), quantity: m("4") });
     expect(a.fills(W)).toHaveLength(1);
   });
 
