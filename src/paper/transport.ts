@@ -44,8 +44,6 @@ export interface PaperTransportOptions {
   startMs?: number;
 }
 
-let requestCounter = 0;
-
 function header(headers: Record<string, string>, name: string): string | undefined {
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
   return undefined;
@@ -74,6 +72,8 @@ export class PaperTransport implements Transport {
   readonly forwarded = new Map<string, number>();
   /** Keyed requests answered here, by `METHOD /path`. */
   readonly answered = new Map<string, number>();
+  /** X-Request-Id of the answers made here, counted per transport (runs in one process repeat). */
+  private requestCounter = 0;
 
   constructor(o: PaperTransportOptions) {
     this.o = o;
@@ -128,7 +128,7 @@ export class PaperTransport implements Transport {
     await clock.sleep(this.o.latency.response(at, this.o.rng));
     return {
       status: answer.status,
-      headers: { "content-type": "application/json", "x-server-time": String(at), "x-request-id": `paper-${++requestCounter}`, "x-api-version": "paper" },
+      headers: { "content-type": "application/json", "x-server-time": String(at), "x-request-id": `paper-${++this.requestCounter}`, "x-api-version": "paper" },
       body: JSON.stringify(answer.body),
     };
   }
