@@ -2,10 +2,12 @@
  * The jump detector of one market: the mid of an outcome moving by more than a threshold within a
  * window pulls every quote of the market for a cooling period.
  *
- * Per (market, outcome), the mids in effect within the last `windowMs` (the one in effect at the
- * window's start included) are kept as two monotonic queues
- * (their running maximum and minimum: O(1) amortised per mid, at most one entry per mid in the
- * window, capped at `maxPoints`). A jump is max - min > thresholdMicros; it sets the market's
+ * Per (market, outcome), the mids seen within the last `windowMs` (t > now - windowMs) are kept as
+ * two monotonic queues (their running maximum and minimum: O(1) amortised per mid) plus a FIFO of
+ * them, whose evicted front is the mid in effect at the window's start (the last mid at or before
+ * it), compared separately: the range is that of {mid at the start} ∪ {mids in the window}. Each
+ * queue is capped at `maxPoints` (more mids than that within one window: the oldest ones become
+ * the mid at the start, i.e. the window is shortened). A jump is max - min > thresholdMicros; it sets the market's
  * cooling to `nowMs + coolingMs` (a later jump extends it) and the outcome's window starts afresh
  * from the mid that jumped, so one move is one jump.
  *
@@ -26,9 +28,16 @@ export interface JumpParams {
 interface Point {
   t: number;
   mid: Micros;
+  /** Arrival order within the lane (mids may share a ms). */
+  seq: number;
 }
 
 interface Lane {
+  /** The mid in effect at the window's start (the last one at or before it); null: none yet. */
+  start: Point | null;
+  seq: number;
+  /** Every mid within the window, oldest first. */
+  all: Point[];
   /** Decreasing mids (front: the window's maximum). */
   max: Point[];
   /** Increasing mids (front: the window's minimum). */
@@ -67,23 +76,38 @@ export class JumpDetector {
     let m = this.markets.get(market);
     if (m === undefined) this.markets.set(market, (m = { lanes: new Map(), coolingUntilMs: 0, lastMoveMicros: null, lastJumpMs: null, jumps: 0 }));
     let lane = m.lanes.get(outcome);
-    if (lane === undefined) m.lanes.set(outcome, (lane = { max: [], min: [] }));
+    if (lane === undefined) m.lanes.set(outcome, (lane = { start: null, seq: 0, all: [], max: [], min: [] }));
+    const p = { t: nowMs, mid, seq: lane.seq++ };
+    lane.all.push(p);
+    // The window's start: now - windowMs, or later when more than maxPoints mids fell within it.
+    let n = 0;
     const from = nowMs - this.params.windowMs;
-    evict(lane.max, from);
-    evict(lane.min, from);
-    const p = { t: nowMs, mid };
+    while (n < lane.all.length && (lane.all[n]!.t <= from || lane.all.length - n > this.maxPoints)) n++;
+    if (n > 0) {
+      lane.start = lane.all[n - 1]!;
+      lane.all.splice(0, n);
+    }
+    const startSeq = lane.start?.seq ?? -1;
+    evict(lane.max, startSeq);
+    evict(lane.min, startSeq);
     while (lane.max.length > 0 && lane.max[lane.max.length - 1]!.mid <= mid) lane.max.pop();
     lane.max.push(p);
     while (lane.min.length > 0 && lane.min[lane.min.length - 1]!.mid >= mid) lane.min.pop();
     lane.min.push(p);
-    if (lane.max.length > this.maxPoints) lane.max.shift();
-    if (lane.min.length > this.maxPoints) lane.min.shift();
-    const move = lane.max[0]!.mid - lane.min[0]!.mid;
+    let hi = lane.max[0]!.mid;
+    let lo = lane.min[0]!.mid;
+    if (lane.start !== null) {
+      if (lane.start.mid > hi) hi = lane.start.mid;
+      if (lane.start.mid < lo) lo = lane.start.mid;
+    }
+    const move = hi - lo;
     if (move <= this.params.thresholdMicros) return false;
     m.coolingUntilMs = Math.max(m.coolingUntilMs, nowMs + this.params.coolingMs);
     m.lastMoveMicros = move;
     m.lastJumpMs = nowMs;
     m.jumps++;
+    lane.start = null;
+    lane.all = [p];
     lane.max = [p];
     lane.min = [p];
     return true;
@@ -116,12 +140,9 @@ export class JumpDetector {
   }
 }
 
-/**
- * Drop the points no longer in effect within the window: a point is kept while no later point of
- * the queue is at or before the window's start (the mid in effect at the window's start counts).
- */
-function evict(q: Point[], from: number): void {
+/** Drop the points up to the window's start (arrival `startSeq`; the lane's `start` stands for them). */
+function evict(q: Point[], startSeq: number): void {
   let n = 0;
-  while (n + 1 < q.length && q[n + 1]!.t <= from) n++;
+  while (n < q.length && q[n]!.seq <= startSeq) n++;
   if (n > 0) q.splice(0, n);
 }

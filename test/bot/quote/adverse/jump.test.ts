@@ -4,7 +4,7 @@ import { JumpDetector, NO_JUMP } from "../../../../src/bot/quote/adverse/jump.js
 const params = { thresholdMicros: 10_000n, windowMs: 5_000, coolingMs: 20_000 };
 
 describe("JumpDetector", () => {
-  it.each<{ name: string; mids: [number, bigint, number][]; jumps: boolean[] }>([
+  it.each<{ name: string; mids: [number, bigint, number][]; jumps: boolean[]; params?: typeof params }>([
     { name: "small moves: no jump", mids: [[0, 500_000n, 0], [0, 505_000n, 1_000], [0, 498_000n, 2_000]], jumps: [false, false, false] },
     { name: "exactly the threshold is not more than it", mids: [[0, 500_000n, 0], [0, 510_000n, 1_000]], jumps: [false, false] },
     { name: "more than the threshold within the window: jump", mids: [[0, 500_000n, 0], [0, 510_001n, 4_999]], jumps: [false, true] },
@@ -24,9 +24,22 @@ describe("JumpDetector", () => {
       mids: [[0, 500_000n, 0], [0, 520_000n, 1_000], [0, 521_000n, 2_000]],
       jumps: [false, true, false],
     },
+    {
+      // review /tmp/rv2/jump-evict.ts: window [2 s, 12 s] holds 0.40 (in effect at 2 s), 0.60, 0.30: range 0.30
+      name: "a maximum gone before the window's start does not count (0.70 then 0.40 in effect at the start)",
+      mids: [[0, 700_000n, 0], [0, 400_000n, 1_000], [0, 600_000n, 8_000], [0, 300_000n, 12_000]],
+      jumps: [false, false, false, false],
+      params: { thresholdMicros: 350_000n, windowMs: 10_000, coolingMs: 60_000 },
+    },
+    {
+      name: "the mid in effect at the window's start counts against a later one (0.40 at the start, 0.80 now)",
+      mids: [[0, 700_000n, 0], [0, 400_000n, 1_000], [0, 600_000n, 8_000], [0, 800_000n, 12_000]],
+      jumps: [false, false, false, true],
+      params: { thresholdMicros: 350_000n, windowMs: 10_000, coolingMs: 60_000 },
+    },
     { name: "outcomes are separate lanes", mids: [[0, 500_000n, 0], [1, 515_000n, 1_000]], jumps: [false, false] },
-  ])("$name", ({ mids, jumps }) => {
-    const d = new JumpDetector(params);
+  ])("$name", ({ mids, jumps, params: p }) => {
+    const d = new JumpDetector(p ?? params);
     expect(mids.map(([o, mid, t]) => d.onMid("M", o, mid, t))).toEqual(jumps);
   });
 
