@@ -265,7 +265,12 @@ export class PaperAccount {
     const now = this.o.now();
     const id = `paper-o${++this.nextOrder}`;
     const book = this.book(r.marketId, r.outcome);
-    const res = book.submit({ orderId: id, clientOrderId: r.clientOrderId ?? id, side: r.side, price: r.price, size: r.quantity, postOnly: r.postOnly });
+    // FOK is all or none (as the simulator): if the book cannot fill it whole now, it is accepted and
+    // ends CANCELLED at once without a fill.
+    const killed = r.timeInForce === "FOK" && !r.postOnly && book.takeable(r.side, r.price, r.quantity) < r.quantity;
+    const res = killed
+      ? { status: "OPEN" as const, fills: [], filledQty: 0n }
+      : book.submit({ orderId: id, clientOrderId: r.clientOrderId ?? id, side: r.side, price: r.price, size: r.quantity, postOnly: r.postOnly });
     if (res.status === "REJECTED") return refuse(res.code, "post-only order would take liquidity");
     this.counts.accepted++;
     const order: PaperOrder = {
@@ -292,10 +297,10 @@ export class PaperAccount {
     this.live.set(id, order);
     this.frame(order, { type: "order_placed", tokenId: order.tokenId, outcome: order.outcome, side: order.side, price: formatMicros(order.price), originalQuantity: formatMicros(order.quantity), remainingQty: formatMicros(order.quantity), status: "OPEN" });
     const fills = res.fills.map((f) => this.applyFill(order, f));
-    // IOC / FOK / market orders do not rest: what did not fill at once ends (FOK is not all-or-none here).
+    // IOC / FOK / market orders do not rest: what did not fill at once ends.
     let orderStatus: "CANCELLED" | undefined;
     if (order.status !== "FILLED" && (r.type === "market" || r.timeInForce === "IOC" || r.timeInForce === "FOK")) {
-      book.cancel(id);
+      if (!killed) book.cancel(id);
       this.end(order, "CANCELLED");
       orderStatus = "CANCELLED";
     }

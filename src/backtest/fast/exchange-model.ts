@@ -122,6 +122,20 @@ export class OutcomeBook {
     return { status: filled > 0n ? "PARTIAL" : "OPEN", fills, filledQty: filled };
   }
 
+  /** Shares an order of `side` up to `price` could take from the current book now (less what ours took), at most `max`. */
+  takeable(side: Side, price: Micros, max: Micros): Micros {
+    const opposite = side === "BUY" ? this.asks : this.bids;
+    let n = 0n;
+    if (opposite === undefined) return n;
+    for (let i = 0; i < opposite.length && n < max; i++) {
+      const p = opposite.price(i);
+      if (side === "BUY" ? p > price : p < price) break;
+      const room = opposite.quantity(i) - (this.taken.get(`${side}|${p}`) ?? 0n);
+      if (room > 0n) n += room;
+    }
+    return n < max ? n : max;
+  }
+
   cancel(orderId: string): CancelAnswer {
     const r = this.resting.get(orderId);
     if (r === undefined) return { status: "NOT_FOUND" };
