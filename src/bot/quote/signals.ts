@@ -107,9 +107,9 @@ export class SignalBook {
     for (const m of this.byWallet.values()) m.delete(market);
   }
 
-  /** Markets holding signals, of any wallet. */
+  /** Markets holding signals, of any wallet, the adverse trackers' included (a market quoted but never filled has mids there). */
   markets(): string[] {
-    const out = new Set<string>();
+    const out = new Set<string>(this.adverse?.markets());
     for (const m of this.byWallet.values()) for (const k of m.keys()) out.add(k);
     return [...out];
   }

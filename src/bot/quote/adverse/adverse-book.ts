@@ -140,6 +140,16 @@ export class AdverseBook {
     return this.reported.size;
   }
 
+  /** Markets holding any state here (mids, markouts, toxicity, jumps, pending fills). */
+  markets(): string[] {
+    const out = new Set<string>(this.tracker.markets());
+    for (const m of this.toxicity?.markets() ?? []) out.add(m);
+    for (const m of this.jump?.markets() ?? []) out.add(m);
+    for (const f of this.incoming) out.add(f.market);
+    for (const k of this.reported.keys()) out.add(k.slice(k.indexOf("\u0000") + 1));
+    return [...out];
+  }
+
   forget(market: string): void {
     this.tracker.forget(market);
     this.toxicity?.forget(market);

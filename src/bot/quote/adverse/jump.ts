@@ -64,7 +64,7 @@ interface MarketJump {
 export const NO_JUMP: JumpView = Object.freeze({ coolingUntilMs: null, lastMoveMicros: null, lastJumpMs: null });
 
 export class JumpDetector {
-  private readonly markets = new Map<string, MarketJump>();
+  private readonly byMarket = new Map<string, MarketJump>();
   private readonly maxPoints: number;
 
   constructor(readonly params: JumpParams) {
@@ -73,8 +73,8 @@ export class JumpDetector {
 
   /** A mid of (market, outcome) at `nowMs`; true when it is a jump. */
   onMid(market: string, outcome: number, mid: Micros, nowMs: number): boolean {
-    let m = this.markets.get(market);
-    if (m === undefined) this.markets.set(market, (m = { lanes: new Map(), coolingUntilMs: 0, lastMoveMicros: null, lastJumpMs: null, jumps: 0 }));
+    let m = this.byMarket.get(market);
+    if (m === undefined) this.byMarket.set(market, (m = { lanes: new Map(), coolingUntilMs: 0, lastMoveMicros: null, lastJumpMs: null, jumps: 0 }));
     let lane = m.lanes.get(outcome);
     if (lane === undefined) m.lanes.set(outcome, (lane = { start: null, seq: 0, all: [], max: [], min: [] }));
     const p = { t: nowMs, mid, seq: lane.seq++ };
@@ -114,29 +114,34 @@ export class JumpDetector {
   }
 
   view(market: string, nowMs: number): JumpView {
-    const m = this.markets.get(market);
+    const m = this.byMarket.get(market);
     if (m === undefined) return NO_JUMP;
     return { coolingUntilMs: nowMs < m.coolingUntilMs ? m.coolingUntilMs : null, lastMoveMicros: m.lastMoveMicros, lastJumpMs: m.lastJumpMs };
   }
 
   /** Jumps seen in a market since it was first followed. */
   jumps(market: string): number {
-    return this.markets.get(market)?.jumps ?? 0;
+    return this.byMarket.get(market)?.jumps ?? 0;
   }
 
   /** Markets cooling at `nowMs` (metrics, status). */
   cooling(nowMs: number): { market: string; untilMs: number }[] {
     const out: { market: string; untilMs: number }[] = [];
-    for (const [market, m] of this.markets) if (nowMs < m.coolingUntilMs) out.push({ market, untilMs: m.coolingUntilMs });
+    for (const [market, m] of this.byMarket) if (nowMs < m.coolingUntilMs) out.push({ market, untilMs: m.coolingUntilMs });
     return out;
   }
 
+  /** Markets with mids kept. */
+  markets(): string[] {
+    return [...this.byMarket.keys()];
+  }
+
   forget(market: string): void {
-    this.markets.delete(market);
+    this.byMarket.delete(market);
   }
 
   get size(): number {
-    return this.markets.size;
+    return this.byMarket.size;
   }
 }
 

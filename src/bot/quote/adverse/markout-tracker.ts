@@ -156,6 +156,13 @@ export class MarkoutTracker {
     }
   }
 
+  /** Markets with a lane (the shell forgets those it no longer follows). */
+  markets(): string[] {
+    const out = new Set<string>();
+    for (const k of this.lanes.keys()) out.add(k.slice(0, k.lastIndexOf("\u0000")));
+    return [...out];
+  }
+
   /** Markets with a lane (memory figures and tests). */
   get laneCount(): number {
     return this.lanes.size;

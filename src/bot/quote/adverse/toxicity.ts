@@ -158,6 +158,13 @@ export class ToxicityBook {
     }
   }
 
+  /** Markets with a side kept. */
+  markets(): string[] {
+    const out = new Set<string>();
+    for (const b of this.sides.values()) out.add(b.market);
+    return [...out];
+  }
+
   /** Forget a market (no longer followed). */
   forget(market: string): void {
     for (const [k, b] of this.sides) if (b.market === market) this.sides.delete(k);
