@@ -2,16 +2,20 @@
  * The adverse-selection quote controls (controls/index.ts puts them last, after hanging orders,
  * so what they pull is pulled whatever an earlier control kept):
  *
- *   toxicity  a side (outcome, side) in state `widen` (toxicity.ts) moves its price `widenTicks`
- *             away from the mid (BUY down, SELL up) and its size times `sizeFactor` (rounded down
- *             to the micro-share); a quote pushed off the price grid or to size 0 is dropped. A
- *             side in state `pull` quotes nothing.
+ *   toxicity  in book terms (controls/sides.ts: on a binary market BUY NO is the YES ask, SELL NO
+ *             the YES bid): a book side any toxic (outcome, side) maps to is in that side's
+ *             state, the stronger one when two map to it. In state `widen` a quote on it moves
+ *             `widenTicks` away from the mid on its book (bids down, asks up) and its size times
+ *             `sizeFactor` (rounded down to 0.01 share); a quote pushed off the price grid or to
+ *             size 0 is dropped. In state `pull` the book side quotes nothing.
  *   jump      while the market cools after a jump (jump.ts), no quote at all.
  *
  * Both read `s.signals` (signals.ts: `toxicity`, `jump`) and nothing else; pure.
  */
-import { MAX_PRICE, MIN_PRICE, PRICE_TICK } from "../../../core/amounts.js";
+import { PRICE_TICK } from "../../../core/amounts.js";
+import type { Micros } from "../../../core/money.js";
 import type { QuoteControl } from "../controls/control.js";
+import { atBookPrice, away, bookTerms, onGrid, outcomeCountOf } from "../controls/sides.js";
 import type { DesiredQuote } from "../quotes.js";
 
 export interface ToxicityControlParams {
@@ -19,6 +23,10 @@ export interface ToxicityControlParams {
   /** Size factor in (0, 1]. */
   sizeFactor: number;
 }
+
+/** Scaled sizes are rounded down to this (0.01 share), as inventory_target does: no dust sizes. */
+const SIZE_STEP: Micros = 10_000n;
+const STRENGTH = { normal: 0, widen: 1, pull: 2 } as const;
 
 export function toxicityControl(p: ToxicityControlParams): QuoteControl {
   const shift = BigInt(p.widenTicks) * PRICE_TICK;
@@ -28,20 +36,32 @@ export function toxicityControl(p: ToxicityControlParams): QuoteControl {
     apply(quotes, s) {
       const sides = s.signals?.toxicity;
       if (sides === undefined || sides.length === 0 || !sides.some((v) => v.level !== "normal")) return { quotes: [...quotes], changed: 0 };
+      const n = outcomeCountOf(s);
+      // The level of each book side: the strongest of the toxic sides that map to it.
+      const levels = new Map<string, "widen" | "pull">();
+      for (const v of sides) {
+        if (v.level === "normal") continue;
+        const t = bookTerms({ outcome: v.outcome, side: v.side, price: PRICE_TICK }, n);
+        const k = `${t.book}:${t.side}`;
+        const cur = levels.get(k);
+        if (cur === undefined || STRENGTH[v.level] > STRENGTH[cur]) levels.set(k, v.level);
+      }
       const out: DesiredQuote[] = [];
       let changed = 0;
       for (const q of quotes) {
-        const v = sides.find((x) => x.outcome === q.outcome && x.side === q.side);
-        if (v === undefined || v.level === "normal") {
+        const t = bookTerms(q, n);
+        const level = levels.get(`${t.book}:${t.side}`);
+        if (level === undefined) {
           out.push(q);
           continue;
         }
         changed++;
-        if (v.level === "pull") continue;
-        const price = q.side === "BUY" ? q.price - shift : q.price + shift;
-        const size = (q.size * ppm) / 1_000_000n;
-        if (price < MIN_PRICE || price > MAX_PRICE || size <= 0n) continue;
-        out.push({ ...q, price, size });
+        if (level === "pull") continue;
+        const bookPrice = away(t.side, t.price, shift);
+        const scaled = (q.size * ppm) / 1_000_000n;
+        const size = scaled - (scaled % SIZE_STEP);
+        if (!onGrid(bookPrice) || size <= 0n) continue;
+        out.push({ ...atBookPrice(q, n, bookPrice), size });
       }
       return { quotes: out, changed };
     },
