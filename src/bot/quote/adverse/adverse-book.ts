@@ -95,7 +95,10 @@ export class AdverseBook {
 
   onFill(fill: OwnFill): void {
     // Held until the next call that brings the time (bounded like the tracker's queue).
-    if (this.incoming.length >= this.options.maxPending) return;
+    if (this.incoming.length >= this.options.maxPending) {
+      this.tracker.noteDroppedFill();
+      return;
+    }
     this.incoming.push(fill);
   }
 

@@ -62,7 +62,7 @@ export interface MarkoutTrackerOptions {
 export interface MarkoutTrackerStats {
   pending: number;
   settled: number;
-  /** Entries not scheduled because `maxPending` were waiting. */
+  /** Entries not scheduled because `maxPending` were waiting (here or in the AdverseBook's queue of fills not yet timed). */
   dropped: number;
   /** Horizons already past when the fill was learnt, with a mid seen since (not measurable). */
   late: number;
@@ -103,6 +103,11 @@ export class MarkoutTracker {
 
   get stats(): Readonly<MarkoutTrackerStats> {
     return { ...this.s };
+  }
+
+  /** A fill not even handed over (the caller's own queue was full): counted as dropped at every horizon. */
+  noteDroppedFill(): void {
+    this.s.dropped += this.horizonsMs.length;
   }
 
   /** Schedule a new fill at every horizon; returns the markouts measurable at once (a late fill). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { AdverseBook } from "../../../../src/bot/quote/adverse/adverse-book.js";
 import { SignalBook } from "../../../../src/bot/quote/signals.js";
 
 // The shell's forgetStates() forgets the markets signals.markets() lists that the registry no longer follows.
@@ -35,5 +36,14 @@ describe("SignalBook.markets", () => {
     sb.onMid("A", 0, 500_000n, 0);
     sb.onFill("w", "B", { outcome: 0, side: "SELL", price: 510_000n, size: 1_000_000n, role: "maker", ts: 0 });
     expect(sb.markets()).toEqual(["B"]);
+  });
+});
+
+describe("AdverseBook.onFill", () => {
+  it("fills past maxPending waiting for the time are counted as dropped (one per horizon)", () => {
+    const a = new AdverseBook({ markouts: true, maxPending: 2 });
+    const f = { wallet: "w", market: "A", outcome: 0, side: "BUY" as const, price: 490_000n, qty: 1_000_000n, role: "maker", ts: 0 };
+    for (let i = 0; i < 3; i++) a.onFill(f);
+    expect(a.tracker.stats.dropped).toBe(a.tracker.horizonsMs.length);
   });
 });
