@@ -466,10 +466,14 @@ export class FastEngine {
   private onTrade(ev: TradeEvent): void {
     const m = this.markets.get(ev.symbol);
     if (m === undefined) return;
-    this.deliverFills(ev.symbol, this.outcomeBook(m, ev.outcome).onTrade(ev.side, ev.price, ev.quantity));
+    const own = this.outcomeBook(m, ev.outcome).onTrade(ev.side, ev.price, ev.quantity);
+    this.deliverFills(ev.symbol, own);
     if (m.outcomeCount === 2) {
+      // The same trade on the other outcome's book (a YES ask is a NO bid): only the shares our
+      // orders on the first book did not take are left for ours there, never the whole trade twice.
+      const left = ev.quantity - own.reduce((n, f) => n + f.qty, 0n);
       const other = 1 - ev.outcome;
-      this.deliverFills(ev.symbol, this.outcomeBook(m, other).onTrade(ev.side === "BUY" ? "SELL" : "BUY", complementPrice(ev.price), ev.quantity));
+      if (left > 0n) this.deliverFills(ev.symbol, this.outcomeBook(m, other).onTrade(ev.side === "BUY" ? "SELL" : "BUY", complementPrice(ev.price), left));
     }
     // The strategy sees trades in YES terms on binary markets.
     const yes = m.outcomeCount === 2 && ev.outcome === 1;

@@ -171,19 +171,30 @@ export class OutcomeBook {
    * bids down to `price`: ours above it filled in full, ours at it by the queue model.
    */
   onTrade(side: Side, price: Micros, qty: Micros): ExchangeFill[] {
-    if (this.resting.size === 0) return [];
+    if (this.resting.size === 0 || qty <= 0n) return [];
     const hits: Side = side === "SELL" ? "BUY" : "SELL";
     const out: ExchangeFill[] = [];
-    // Time priority among ours at one price: the earlier order is ahead of the later one (in `ahead`).
-    for (const r of [...this.resting.values()]) {
-      const o = r.o;
-      if (o.side !== hits) continue;
-      const better = hits === "BUY" ? o.price > price : o.price < price;
-      if (better) this.fill(r, r.queue.remaining < qty ? r.queue.remaining : qty, out, true);
-      else if (o.price === price) {
-        const got = r.queue.trade(qty);
-        if (got > 0n) this.fill(r, got, out, false);
+    // One trade's shares are taken once: ours priced better than the trade, best price first (then
+    // time: the map keeps placement order and the sort is stable), each take what is left of it;
+    // what reaches `price` goes to ours there through the queue model. Time priority among ours at
+    // one price: the earlier order is ahead of the later one (in `ahead`), so each is asked with
+    // the same size.
+    const ours = [...this.resting.values()].filter((r) => r.o.side === hits && (hits === "BUY" ? r.o.price >= price : r.o.price <= price));
+    ours.sort((a, b) => (a.o.price === b.o.price ? 0 : (hits === "BUY" ? a.o.price > b.o.price : a.o.price < b.o.price) ? -1 : 1));
+    let left = qty;
+    for (const r of ours) {
+      if (left <= 0n) break;
+      if (r.o.price !== price) {
+        const take = r.queue.remaining < left ? r.queue.remaining : left;
+        this.fill(r, take, out, true);
+        left -= take;
       }
+    }
+    if (left <= 0n) return out;
+    for (const r of ours) {
+      if (r.o.price !== price || !this.resting.has(r.o.orderId)) continue;
+      const got = r.queue.trade(left);
+      if (got > 0n) this.fill(r, got, out, false);
     }
     return out;
   }

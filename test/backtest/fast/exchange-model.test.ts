@@ -50,4 +50,16 @@ describe("OutcomeBook", () => {
     expect(b.cancel("1")).toEqual({ status: "CANCELLED", filledQty: 3n * S });
     expect(b.cancel("1")).toEqual({ status: "NOT_FOUND" });
   });
+
+  it("one trade's shares are taken once across our orders: best price first, then what is left reaches the trade's price", () => {
+    const b = book();
+    b.submit(order("1", "BUY", 470, 6n * S));
+    b.submit(order("2", "BUY", 460, 6n * S));
+    b.submit(order("3", "BUY", 465, 6n * S));
+    // A taker sold 10 down to 0.45: our 0.47 takes 6, our 0.465 the 4 left; 0.46 gets nothing.
+    expect(b.onTrade("SELL", P(450), 10n * S).map((f) => [f.orderId, f.qty])).toEqual([
+      ["1", 6n * S],
+      ["3", 4n * S],
+    ]);
+  });
 });
