@@ -89,6 +89,7 @@ export async function populate(d: Daemon): Promise<void> {
   const w = wallet.name;
   const mk = "BTC-UP-2026";
   d.metrics.configInfo.set("0123456789abcdef");
+  d.metrics.settlement.follow(() => [{ walletName: w, marketId: mk, state: "overdue", expected: 7_000_000n, received: 2_000_000n }]);
   o.liveQuotes(w, mk, { buy: 2, sell: 2 });
   o.ordersPlaced(w, mk, 5);
   o.ordersCancelled(w, mk, 3);
