@@ -87,6 +87,20 @@ module.exports = {
       to: { path: "^src/bot/(engine|guards)/" },
     },
     {
+      name: "runtime-not-dev-deps",
+      comment: "what the package runs (src, strategies) imports only runtime dependencies: the image installs with npm ci --omit=dev, so a devDependency would be missing there",
+      severity: "error",
+      from: { path: "^(src|strategies)/" },
+      to: { dependencyTypes: ["npm-dev"], dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "runtime-deps-declared",
+      comment: "every package src and strategies import is declared in package.json",
+      severity: "error",
+      from: { path: "^(src|strategies)/" },
+      to: { dependencyTypes: ["npm-no-pkg", "npm-unknown"] },
+    },
+    {
       name: "unsigned-signer-backtest-only",
       comment: "the no-op signer of signatures-off backtests reaches the daemon only from src/backtest (docs/backtest.md \"Signatures off\"): mm run can never sign with it",
       severity: "error",
@@ -96,7 +110,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "^(node_modules|dist|test|bench)/" },
+    exclude: { path: "^(dist|test|bench)/" },
     tsConfig: { fileName: "tsconfig.json" },
     tsPreCompilationDeps: true,
   },
