@@ -16,6 +16,7 @@ import { formatStatusLine } from "../bot/engine/status.js";
 import { createPaperRun } from "../paper/run.js";
 import { formatPaperSummary, htmlFromPaper, paperReportJson } from "../paper/report.js";
 import { loadCommandConfig } from "./command-setup.js";
+import { processStopSignals, stopOnSignals, type SignalRegistrar, type StopRequest } from "./signals.js";
 import { LOG_LEVEL_FLAG, logFormatProblem, logLevelFlag, parseFlags, stringFlag, usageError, type FlagSpecs, type LogLevelName } from "./args.js";
 import { describeUnconfirmed } from "../bot/engine/shutdown.js";
 import type { ShutdownReport } from "../bot/engine/daemon.js";
@@ -25,7 +26,7 @@ export interface PaperIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   /** Register the stop handler for SIGINT / SIGTERM; returns the unregister function. */
-  onStopSignal: (handler: (signal: string) => void) => () => void;
+  onStopSignal: SignalRegistrar;
   /** Immediate exit (second signal). */
   exitNow: (code: number) => void;
 }
@@ -117,16 +118,7 @@ export function parsePaperArgs(argv: readonly string[]): Args | string {
 const processIo: PaperIo = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
-  onStopSignal: (handler) => {
-    const onInt = (): void => handler("SIGINT");
-    const onTerm = (): void => handler("SIGTERM");
-    process.on("SIGINT", onInt);
-    process.on("SIGTERM", onTerm);
-    return () => {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-    };
-  },
+  onStopSignal: processStopSignals,
   exitNow: (code) => process.exit(code),
 };
 
@@ -167,24 +159,19 @@ async function runPaper(config: PaperModeConfig, args: Args, io: PaperIo): Promi
   const daemon = run.daemon;
   let statusTimer: ReturnType<typeof clock.setInterval> | undefined;
   let durationTimer: ReturnType<typeof clock.setTimeout> | undefined;
-  let unregister: (() => void) | undefined;
+  let stop: StopRequest | undefined;
   try {
     const served = await daemon.serve();
     io.stdout(`mm paper: public data from ${config.platform.baseUrl}; orders are matched locally and never sent; Ctrl-C to stop\n`);
     io.stdout(`mm paper: metrics on http://${served.host.includes(":") ? `[${served.host}]` : served.host}:${served.port}/metrics\n`);
-    let requested: ((reason: string) => void) | undefined;
-    const stopRequested = new Promise<string>((resolve) => (requested = resolve));
-    let signals = 0;
-    unregister = io.onStopSignal((signal) => {
-      signals += 1;
-      if (signals > 1) {
-        io.exitNow(130);
-        return;
-      }
-      io.stderr(`mm paper: ${signal}: pulling the paper quotes and writing the report...\n`);
-      requested!(signal);
+    // A second signal exits at once, without a word (mm run says why).
+    const request = stopOnSignals((h) => io.onStopSignal(h), {
+      onStop: (signal) => io.stderr(`mm paper: ${signal}: pulling the paper quotes and writing the report...\n`),
+      again: { exitNow: (code) => io.exitNow(code) },
     });
-    if (args.durationMs !== undefined) durationTimer = clock.setTimeout(() => requested!("duration reached"), args.durationMs);
+    stop = request;
+    const stopRequested = request.requested;
+    if (args.durationMs !== undefined) durationTimer = clock.setTimeout(() => request.request("duration reached"), args.durationMs);
     const started = daemon.start();
     const first = await Promise.race([started.then(() => "started" as const), stopRequested]);
     if (first === "started" && args.statusEverySec > 0) statusTimer = clock.setInterval(() => io.stdout(`${formatStatusLine(daemon.status())}\n`), args.statusEverySec * 1000);
@@ -217,7 +204,7 @@ async function runPaper(config: PaperModeConfig, args: Args, io: PaperIo): Promi
   } finally {
     clock.clearInterval(statusTimer);
     clock.clearTimeout(durationTimer);
-    unregister?.();
+    stop?.unregister();
     run.close();
     await daemon.ops.close();
   }

@@ -18,6 +18,7 @@ import { Rng } from "../core/rng.js";
 import { DataSetWriter } from "../data/index.js";
 import { createLogger, redactSecrets } from "../log/index.js";
 import { commandClock, loadCommandConfig } from "./command-setup.js";
+import { processStopSignals, stopOnSignals, type SignalRegistrar, type StopRequest } from "./signals.js";
 import { RateGate, platformGateOptions } from "../ratelimit/index.js";
 import { Recorder } from "../record/index.js";
 
@@ -41,22 +42,14 @@ Ctrl-C or SIGTERM seals the segment being written and exits 0.
 export interface RecordIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  onStopSignal: (handler: (signal: string) => void) => () => void;
+  /** Register the stop handler for SIGINT / SIGTERM; returns the unregister function. */
+  onStopSignal: SignalRegistrar;
 }
 
 const processIo: RecordIo = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
-  onStopSignal: (handler) => {
-    const onInt = (): void => handler("SIGINT");
-    const onTerm = (): void => handler("SIGTERM");
-    process.on("SIGINT", onInt);
-    process.on("SIGTERM", onTerm);
-    return () => {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-    };
-  },
+  onStopSignal: processStopSignals,
 };
 
 interface Args {
@@ -121,7 +114,7 @@ export async function recordCommand(argv: string[], io: RecordIo = processIo): P
   let embedded: EmbeddedSimulator | undefined;
   let recorder: Recorder | undefined;
   let writer: DataSetWriter | undefined;
-  let unregister: (() => void) | undefined;
+  let stopSignals: StopRequest | undefined;
   let timer: ReturnType<Clock["setTimeout"]> | undefined;
   try {
     let transport: Transport | undefined;
@@ -150,16 +143,13 @@ export async function recordCommand(argv: string[], io: RecordIo = processIo): P
       selection: { ...config.markets, walletMarkets: config.wallets.flatMap((x) => x.markets ?? []) },
     });
 
-    let requested: ((why: string) => void) | undefined;
-    const stop = new Promise<string>((resolve) => (requested = resolve));
-    unregister = io.onStopSignal((signal) => {
-      io.stderr(`mm record: ${signal}: sealing and stopping\n`);
-      requested!(signal);
-    });
-    if (args.durationMs !== undefined) timer = clock.setTimeout(() => requested!("duration"), args.durationMs);
+    // No `again`: a second signal does not cut the seal short (it is said and changes nothing).
+    const request = stopOnSignals((h) => io.onStopSignal(h), { onStop: (signal) => io.stderr(`mm record: ${signal}: sealing and stopping\n`) });
+    stopSignals = request;
+    if (args.durationMs !== undefined) timer = clock.setTimeout(() => request.request("duration"), args.durationMs);
     await recorder.start();
     io.stdout(`mm record: recording ${recorder.symbols.length} markets (${recorder.symbols.join(", ")}) into ${args.out}; Ctrl-C to stop\n`);
-    const why = await stop;
+    const why = await request.requested;
     recorder.stop();
     const sealed = writer.close();
     writer = undefined;
@@ -180,7 +170,7 @@ export async function recordCommand(argv: string[], io: RecordIo = processIo): P
     } catch (e) {
       io.stderr(`mm record: sealing failed: ${e instanceof Error ? e.message : String(e)}\n`);
     }
-    unregister?.();
+    stopSignals?.unregister();
     embedded?.stop();
     stopDriver?.();
   }

@@ -26,6 +26,7 @@ import { defaultDemoConfigPath, startEmbeddedSimulator, type EmbeddedSimulator }
 import { describeUnconfirmed } from "../bot/engine/shutdown.js";
 import type { ReloadOutcome } from "../bot/engine/reload.js";
 import { formatStatusLine } from "../bot/engine/status.js";
+import { processSignals, processStopSignals, stopOnSignals, type SignalRegistrar, type StopRequest } from "./signals.js";
 import { DaemonRecording } from "../record/index.js";
 
 export const USAGE = `Usage: mm run [--config FILE] [--status-every SECONDS] [--log-level L]
@@ -60,7 +61,7 @@ export interface RunIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   /** Register the stop handler for SIGINT / SIGTERM; returns the unregister function. */
-  onStopSignal: (handler: (signal: string) => void) => () => void;
+  onStopSignal: SignalRegistrar;
   /** Register the kill-switch handler (SIGUSR2); returns the unregister function. */
   onKillSignal?: (handler: (signal: string) => void) => () => void;
   /** Register the config-reload handler (SIGHUP); returns the unregister function. */
@@ -72,31 +73,14 @@ export interface RunIo {
 const processIo: RunIo = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
-  onStopSignal: (handler) => {
-    const onInt = (): void => handler("SIGINT");
-    const onTerm = (): void => handler("SIGTERM");
-    process.on("SIGINT", onInt);
-    process.on("SIGTERM", onTerm);
-    return () => {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-    };
-  },
-  onKillSignal: (handler) => {
-    const onUsr2 = (): void => handler(KILL_SIGNAL);
-    process.on(KILL_SIGNAL, onUsr2);
-    return () => process.off(KILL_SIGNAL, onUsr2);
-  },
-  onReloadSignal: (handler) => {
-    const onHup = (): void => handler(RELOAD_SIGNAL);
-    process.on(RELOAD_SIGNAL, onHup);
-    return () => process.off(RELOAD_SIGNAL, onHup);
-  },
+  onStopSignal: processStopSignals,
+  onKillSignal: (handler) => processSignals([KILL_SIGNAL], handler),
+  onReloadSignal: (handler) => processSignals([RELOAD_SIGNAL], handler),
   exitNow: (code) => process.exit(code),
 };
 
-export const KILL_SIGNAL = "SIGUSR2";
-export const RELOAD_SIGNAL = "SIGHUP";
+export const KILL_SIGNAL: NodeJS.Signals = "SIGUSR2";
+export const RELOAD_SIGNAL: NodeJS.Signals = "SIGHUP";
 
 /**
  * What the reload signal does: the daemon's config reload (reload.ts), its outcome on stderr (the
@@ -192,7 +176,7 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
   let daemon: Daemon | undefined;
   let recording: DaemonRecording | undefined;
   let statusTimer: ReturnType<typeof real.setInterval> | undefined;
-  let unregister: (() => void) | undefined;
+  let stop: StopRequest | undefined;
   let unregisterKill: (() => void) | undefined;
   let unregisterReload: (() => void) | undefined;
   try {
@@ -219,19 +203,11 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
     unregisterKill = io.onKillSignal?.((signal) => void onKillSignal(d0, signal, io.stderr));
     unregisterReload = io.onReloadSignal?.((signal) => void onReloadSignal(d0, signal, io.stderr));
 
-    let requested: ((signal: string) => void) | undefined;
-    const stopRequested = new Promise<string>((resolve) => (requested = resolve));
-    let signals = 0;
-    unregister = io.onStopSignal((signal) => {
-      signals += 1;
-      if (signals > 1) {
-        io.stderr(`mm run: ${signal} again: exiting without waiting for the cancels\n`);
-        io.exitNow(130);
-        return;
-      }
-      io.stderr(`mm run: ${signal}: pulling quotes and cancelling every order...\n`);
-      requested!(signal);
+    stop = stopOnSignals((h) => io.onStopSignal(h), {
+      onStop: (signal) => io.stderr(`mm run: ${signal}: pulling quotes and cancelling every order...\n`),
+      again: { exitNow: (code) => io.exitNow(code), say: (signal) => io.stderr(`mm run: ${signal} again: exiting without waiting for the cancels\n`) },
     });
+    const stopRequested = stop.requested;
 
     const started = daemon.start();
     const first = await Promise.race([started.then(() => "started" as const), stopRequested]);
@@ -255,7 +231,7 @@ export async function runCommand(argv: string[], io: RunIo = processIo): Promise
     return 1;
   } finally {
     real.clearInterval(statusTimer);
-    unregister?.();
+    stop?.unregister();
     unregisterKill?.();
     unregisterReload?.();
     await daemon?.ops.close();
