@@ -12,6 +12,7 @@
 import { parseMicros, formatMicros, type Micros } from "../core/money.js";
 import { sideFromCode } from "../core/amounts.js";
 import { errorEnvelope } from "../wire/errors.js";
+import { orderRecordJson, type OrderRecordJson } from "../wire/order-record.js";
 import { cancelAllBody, cancelBatchBody, cancelBody, checkPlaceBody, checkRequest, effectiveTimeInForce, placeBatchEnvelope, type PlaceBody } from "../wire/requests.js";
 import { averagePrice, COUNTERPARTY, type PaperAccount, type PaperFill, type PaperOrder, type PlaceAnswer } from "./account.js";
 
@@ -36,28 +37,8 @@ function error(status: number, code: string, message: string, details?: Record<s
   return { status, body: errorEnvelope(status, code, message, details === undefined ? {} : { details }) };
 }
 
-export function orderJson(o: PaperOrder): Record<string, unknown> {
-  return {
-    id: o.id,
-    clientOrderId: o.clientOrderId,
-    orderHash: o.orderHash,
-    walletAddress: o.wallet,
-    marketId: o.marketId,
-    tokenId: o.tokenId,
-    outcome: o.outcome,
-    side: o.side,
-    type: o.type,
-    timeInForce: o.timeInForce,
-    postOnly: o.postOnly,
-    price: formatMicros(o.price),
-    originalQuantity: formatMicros(o.quantity),
-    filledQty: formatMicros(o.filled),
-    remainingQty: formatMicros(o.quantity - o.filled),
-    status: o.status,
-    expiration: o.expiration,
-    createdAt: iso(o.createdAtMs),
-    updatedAt: iso(o.updatedAtMs),
-  };
+export function orderJson(o: PaperOrder): OrderRecordJson {
+  return orderRecordJson(o, o.filled, o.quantity - o.filled);
 }
 
 /** A fill as a trade row; `mine` adds the caller's role and order (`/api/me/trades`). */

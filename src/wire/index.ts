@@ -5,6 +5,7 @@ export * from "./markets.js";
 export * from "./events.js";
 export * from "./discovery.js";
 export * from "./orders.js";
+export * from "./order-record.js";
 export * from "./portfolio.js";
 export * from "./platform.js";
 export * from "./requests.js";

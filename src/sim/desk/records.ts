@@ -9,7 +9,8 @@ import type { Side } from "../../core/amounts.js";
 import type { OrderStatus } from "../../wire/enums.js";
 import type { EndReason, OrderInfo, OrderType, TimeInForce, TradeRecord } from "../engine/index.js";
 import { compareKeys, isBelow, type Cursor, type Key } from "./cursor.js";
-import { amount, isoOf, type PlacementJson } from "./format.js";
+import { orderRecordJson, type OrderRecordJson } from "../../wire/order-record.js";
+import type { PlacementJson } from "./format.js";
 
 export interface CancelRequest {
   /** pending: recorded, answered 202, not executed yet; done: executed (or found already ended). */
@@ -51,50 +52,11 @@ export interface DeskOrder {
   cancel: CancelRequest | undefined;
 }
 
-export interface OrderJson {
-  id: string;
-  clientOrderId: string | null;
-  orderHash: string;
-  walletAddress: string;
-  marketId: string;
-  tokenId: string;
-  outcome: number;
-  side: Side;
-  type: OrderType;
-  timeInForce: TimeInForce;
-  postOnly: boolean;
-  price: string;
-  originalQuantity: string;
-  filledQty: string;
-  remainingQty: string;
-  status: OrderStatus;
-  expiration: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The order record on the wire (one serializer with the paper account's, src/wire/order-record.ts). */
+export type OrderJson = OrderRecordJson;
 
 export function orderJson(o: DeskOrder): OrderJson {
-  return {
-    id: o.id,
-    clientOrderId: o.clientOrderId,
-    orderHash: o.orderHash,
-    walletAddress: o.wallet,
-    marketId: o.marketId,
-    tokenId: o.tokenId,
-    outcome: o.outcome,
-    side: o.side,
-    type: o.type,
-    timeInForce: o.timeInForce,
-    postOnly: o.postOnly,
-    price: amount(o.price),
-    originalQuantity: amount(o.quantity),
-    filledQty: amount(o.filledQty),
-    remainingQty: amount(o.remainingQty),
-    status: o.status,
-    expiration: o.expiration,
-    createdAt: isoOf(o.createdAtMs),
-    updatedAt: isoOf(o.updatedAtMs),
-  };
+  return orderRecordJson(o, o.filledQty, o.remainingQty);
 }
 
 export const TERMINAL: ReadonlySet<OrderStatus> = new Set(["FILLED", "CANCELLED", "EXPIRED", "REJECTED"]);
