@@ -101,12 +101,7 @@ export function orderTypedData(s: OrderStruct, domain: OrderDomain): {
 } {
   const m = toTypedMessage(s);
   return {
-    domain: {
-      name: domain.name,
-      version: domain.version,
-      chainId: BigInt(domain.chainId),
-      verifyingContract: domain.verifyingContract.toLowerCase() as Address,
-    },
+    domain: typedDataDomain(domain),
     types: ORDER_TYPED_DATA_TYPES,
     primaryType: "Order",
     message: {
@@ -130,6 +125,15 @@ export function orderDomain(contracts: PlatformContracts, market: { negRiskEligi
       `platform contracts: exchange.${market.negRiskEligible ? "negRisk" : "binary"} is not an address`,
     );
   }
+  return platformDomain(contracts, verifyingContract);
+}
+
+/**
+ * The domain of every platform signature (orders, and the vault owner's: withdrawal.ts,
+ * vault-ops.ts): the platform's `{name, version, chainId}` (`GET /api/platform/contracts`) with the
+ * contract that verifies it. The caller checks `verifyingContract` (each words its own error).
+ */
+export function platformDomain(contracts: Pick<PlatformContracts, "chainId" | "domain">, verifyingContract: Address): OrderDomain {
   if (!Number.isSafeInteger(contracts.chainId) || contracts.chainId <= 0) {
     throw new SigningError("invalid_domain", "platform contracts: chainId must be a positive integer");
   }
@@ -139,6 +143,32 @@ export function orderDomain(contracts: PlatformContracts, market: { negRiskEligi
     chainId: contracts.chainId,
     verifyingContract,
   };
+}
+
+/**
+ * A domain as viem's typed-data functions take it with EIP712Domain explicit: uint256 chainId as a
+ * bigint, and the verifying contract lowercased (viem refuses a mixed-case address whose checksum
+ * is wrong; the hash only sees the 20 bytes).
+ */
+export function typedDataDomain(domain: OrderDomain): TypedDataDomain {
+  return {
+    name: domain.name,
+    version: domain.version,
+    chainId: BigInt(domain.chainId),
+    verifyingContract: domain.verifyingContract.toLowerCase() as Address,
+  };
+}
+
+/** A uint256 field of a typed-data message (viem's generic path), checked. */
+export function uint256Field(v: bigint, field: string): bigint {
+  if (v < 0n || v >= 1n << 256n) throw new SigningError("invalid_field", `${field} must be a uint256`);
+  return v;
+}
+
+/** An address field of a typed-data message, checked and lowercased (see typedDataDomain). */
+export function addressField(a: string, field: string): Address {
+  if (!isAddress(a)) throw new SigningError("invalid_address", `${field} must be 0x followed by 40 hex digits`);
+  return a.toLowerCase() as Address;
 }
 
 // ---- word encoding -------------------------------------------------------------------------

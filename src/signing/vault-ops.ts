@@ -14,7 +14,7 @@
  */
 import { hashTypedData } from "viem";
 import { SigningError } from "./errors.js";
-import { EIP712_DOMAIN_TYPES, type TypedDataDomain } from "./eip712.js";
+import { EIP712_DOMAIN_TYPES, uint256Field, type TypedDataDomain } from "./eip712.js";
 import type { Address, Hex } from "./types.js";
 import { isAddress } from "./types.js";
 
@@ -43,11 +43,6 @@ export interface VaultOperationStruct {
   deadline: bigint;
 }
 
-function uint(v: bigint, field: string): bigint {
-  if (v < 0n || v >= 1n << 256n) throw new SigningError("invalid_field", `${field} must be a uint256`);
-  return v;
-}
-
 export function vaultOperationTypedData(domain: TypedDataDomain, op: VaultOperationStruct) {
   if (!isAddress(op.vault)) throw new SigningError("invalid_address", "vault must be 0x followed by 40 hex digits");
   if (!VAULT_OP_KINDS.includes(op.kind)) throw new SigningError("invalid_field", `kind must be one of ${VAULT_OP_KINDS.join(", ")}`);
@@ -60,9 +55,9 @@ export function vaultOperationTypedData(domain: TypedDataDomain, op: VaultOperat
       vault: op.vault.toLowerCase() as Address,
       kind: op.kind,
       marketId: op.marketId,
-      amount: uint(op.amount, "amount"),
-      nonce: uint(op.nonce, "nonce"),
-      deadline: uint(op.deadline, "deadline"),
+      amount: uint256Field(op.amount, "amount"),
+      nonce: uint256Field(op.nonce, "nonce"),
+      deadline: uint256Field(op.deadline, "deadline"),
     },
   };
 }

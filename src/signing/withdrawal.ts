@@ -14,9 +14,8 @@
  */
 import { hashTypedData } from "viem";
 import { SigningError } from "./errors.js";
-import { EIP712_DOMAIN_TYPES, type TypedDataDomain } from "./eip712.js";
+import { addressField, EIP712_DOMAIN_TYPES, platformDomain, typedDataDomain, uint256Field, type TypedDataDomain } from "./eip712.js";
 import type { Address, Hex, PlatformContracts } from "./types.js";
-import { isAddress } from "./types.js";
 import { recoverDigestSignerNow } from "./verify.js";
 
 export const WITHDRAWAL_TYPES = {
@@ -57,22 +56,9 @@ export interface VaultDeployStruct {
 
 /** The domain of a vault-owner signature: the platform's name/version/chain, the vault as verifier. */
 export function vaultDomain(contracts: Pick<PlatformContracts, "chainId" | "domain">, vault: string): TypedDataDomain {
-  if (!isAddress(vault)) throw new SigningError("invalid_address", "vault must be 0x followed by 40 hex digits");
-  if (!Number.isSafeInteger(contracts.chainId) || contracts.chainId <= 0) {
-    throw new SigningError("invalid_domain", "platform contracts: chainId must be a positive integer");
-  }
-  return { name: contracts.domain.name, version: contracts.domain.version, chainId: BigInt(contracts.chainId), verifyingContract: vault.toLowerCase() as Address };
+  return typedDataDomain(platformDomain(contracts, addressField(vault, "vault")));
 }
 
-function lower(a: string, field: string): Address {
-  if (!isAddress(a)) throw new SigningError("invalid_address", `${field} must be 0x followed by 40 hex digits`);
-  return a.toLowerCase() as Address;
-}
-
-function uint(v: bigint, field: string): bigint {
-  if (v < 0n || v >= 1n << 256n) throw new SigningError("invalid_field", `${field} must be a uint256`);
-  return v;
-}
 
 export function withdrawalTypedData(domain: TypedDataDomain, w: WithdrawalStruct) {
   return {
@@ -80,11 +66,11 @@ export function withdrawalTypedData(domain: TypedDataDomain, w: WithdrawalStruct
     types: { ...EIP712_DOMAIN_TYPES, ...WITHDRAWAL_TYPES },
     primaryType: "Withdrawal" as const,
     message: {
-      vault: lower(w.vault, "vault"),
-      destination: lower(w.destination, "destination"),
-      amount: uint(w.amount, "amount"),
-      nonce: uint(w.nonce, "nonce"),
-      deadline: uint(w.deadline, "deadline"),
+      vault: addressField(w.vault, "vault"),
+      destination: addressField(w.destination, "destination"),
+      amount: uint256Field(w.amount, "amount"),
+      nonce: uint256Field(w.nonce, "nonce"),
+      deadline: uint256Field(w.deadline, "deadline"),
     },
   };
 }
@@ -100,7 +86,7 @@ export function vaultDeployTypedData(domain: TypedDataDomain, d: VaultDeployStru
     domain,
     types: { ...EIP712_DOMAIN_TYPES, ...VAULT_DEPLOY_TYPES },
     primaryType: "VaultDeploy" as const,
-    message: { owner: lower(d.owner, "owner"), vault: lower(d.vault, "vault"), nonce: uint(d.nonce, "nonce"), deadline: uint(d.deadline, "deadline") },
+    message: { owner: addressField(d.owner, "owner"), vault: addressField(d.vault, "vault"), nonce: uint256Field(d.nonce, "nonce"), deadline: uint256Field(d.deadline, "deadline") },
   };
 }
 
