@@ -71,9 +71,10 @@ import { Simulator } from "../src/sim/simulator.js";
 import { WsHub } from "../src/sim/ws/hub.js";
 import { createDaemon } from "../src/bot/engine/daemon.js";
 import type { EngineEvent } from "../src/bot/observer.js";
+import { benchDaemonConfig, benchScenario, fmt, parseSize, sleep, type ScenarioSpec } from "./fixtures.js";
 
 const API_KEY = "pmk_sim_5e1d0000000000cc_CapacityBenchSecret000000000001";
-const SIZES = (process.env["BENCH_CAPACITY_SIZES"] ?? "20x50,50x100").split(",").map(parseSize);
+const SIZES = (process.env["BENCH_CAPACITY_SIZES"] ?? "20x50,50x100").split(",").map((s) => parseSize(s, "BENCH_CAPACITY_SIZES", 10_000));
 const WARMUP_MS = Number(process.env["BENCH_CAPACITY_WARMUP_SEC"] ?? 8) * 1000;
 const MEASURE_MS = Number(process.env["BENCH_CAPACITY_SEC"] ?? 20) * 1000;
 const PARTS = (process.env["BENCH_CAPACITY_PARTS"] ?? "real,virtual").split(",");
@@ -113,81 +114,21 @@ function networkLike(transport: Transport, connector: SocketConnector): { transp
   };
 }
 
-function parseSize(s: string): { wallets: number; markets: number } {
-  const m = /^(\d+)x(\d+)$/.exec(s.trim());
-  if (m === null) throw new Error(`BENCH_CAPACITY_SIZES: expected WxM (e.g. 20x50), got ${JSON.stringify(s)}`);
-  const wallets = Number(m[1]);
-  const markets = Number(m[2]);
-  if (wallets < 1 || wallets > 50 || markets < 1 || markets > 10_000) throw new Error(`BENCH_CAPACITY_SIZES: ${s} is out of range (1..50 wallets, 1..10000 markets)`);
-  return { wallets, markets };
-}
-
 const key = (i: number): string => simulatorWalletKey(3, `cap-${i}`).reveal();
 const symbol = (j: number): string => `CAP${String(j).padStart(4, "0")}`;
 
-function scenario(wallets: number, markets: number): string {
-  const ws = Array.from({ length: wallets }, (_, i) => `  - { name: w${i}, privateKey: "${key(i)}", partner: mm, balances: { collateral: "100000" } }`).join("\n");
-  const ms = Array.from(
-    { length: markets },
-    (_, j) => `      - title: ${symbol(j)}
-        symbol: ${symbol(j)}
-        feeTakerBps: 100
-        tradingWindow: { preMarketStartsAt: null, opensAt: "-10m", closesAt: "+1d" }
-        fairValue: "0.5"
-        flow:
-          volPerSqrtMin: 0.004
-          jumpProbPerMin: 0.01
-          jumpSize: 0.02
-          takerArrivalPerMin: 20
-          takerSize: { dist: lognormal, min: "1", max: "100", mean: "8" }
-          liquidity: { levels: 3, depthPerLevel: "100", halfSpread: "0.02", levelStep: "0.01" }`,
-  ).join("\n");
-  return `seed: 5
-start: now
-platform: { defaultFeeTakerBps: 100 }
-partners:
-  - id: mm
-    name: Capacity bench
-    kind: multi_wallet
-    requirePerWalletKyc: false
-    rateLimitPerMin: 600
-    keys:
-      - { key: ${API_KEY}, scopes: [orders:read, orders:write, portfolio:read] }
-wallets:
-${ws}
-events:
-  - slug: cap-event
-    title: Capacity bench
-    vertical: football
-    tags: []
-    markets:
-${ms}
-`;
-}
+const SCENARIO: ScenarioSpec = { seed: 5, apiKey: API_KEY, title: "Capacity bench", eventSlug: "cap-event", key, symbol, jumps: true };
+const scenario = (wallets: number, markets: number): string => benchScenario(SCENARIO, wallets, markets);
 
 function config(wallets: number, markets: number) {
   const env: Record<string, string> = {};
-  const ws = Array.from({ length: wallets }, (_, i) => {
-    env[`W${i}`] = key(i);
-    return `  - { name: w${i}, privateKey: "\${W${i}}" }`;
-  }).join("\n");
-  const slugs = JSON.stringify(Array.from({ length: markets }, (_, j) => symbol(j)));
-  return parseConfig(
-    `mode: simulator
-instance: { id: cap }
-wallets:
-${ws}
-markets: { slugs: ${slugs}, maxMarkets: ${markets}, refreshSec: 60 }
-strategy: { name: ladder, params: { size: "10", levels: 2 } }
-quoting: { refreshMs: 1000, priceToleranceTicks: 1 }
-capacity: { enabled: false }
-metrics: { port: 0, processMetrics: false }
-log: { level: silent }
-shutdown: { cancelDeadlineSec: 30 }
-`,
-    "capacity-bench.yaml",
-    env,
+  for (let i = 0; i < wallets; i++) env[`W${i}`] = key(i);
+  const yaml = benchDaemonConfig(
+    { head: "mode: simulator\ninstance: { id: cap }", keyVar: (i) => `W${i}`, symbol, metrics: "{ port: 0, processMetrics: false }", log: "{ level: silent }" },
+    wallets,
+    markets,
   );
+  return parseConfig(yaml, "capacity-bench.yaml", env);
 }
 
 function quantile(values: number[], q: number): number {
@@ -196,8 +137,6 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const fmt = (v: number): string => (Number.isInteger(v) ? String(v) : v.toPrecision(3));
 
 async function measure(wallets: number, markets: number): Promise<void> {
   const clock = new RealClock();

@@ -29,6 +29,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { simulatorWalletKey } from "../src/config/index.js";
+import { benchDaemonConfig, benchScenario, fmt, parseSize, sleep, type ScenarioSpec } from "./fixtures.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const API_KEY = "pmk_sim_5e1d0000000000cc_DaemonProcessBenchSecret000000001";
@@ -41,72 +42,13 @@ const PAGE = 4096;
 
 const key = (i: number): string => simulatorWalletKey(4, `proc-${i}`).reveal();
 const symbol = (j: number): string => `PRC${String(j).padStart(4, "0")}`;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const fmt = (v: number): string => (Number.isInteger(v) ? String(v) : v.toPrecision(3));
 
-function parseSize(s: string): { wallets: number; markets: number } {
-  const m = /^(\d+)x(\d+)$/.exec(s.trim());
-  if (m === null) throw new Error(`BENCH_PROCESS_SIZES: expected WxM (e.g. 20x50), got ${JSON.stringify(s)}`);
-  const wallets = Number(m[1]);
-  const markets = Number(m[2]);
-  if (wallets < 1 || wallets > 50 || markets < 1 || markets > 1_000) throw new Error(`BENCH_PROCESS_SIZES: ${s} is out of range (1..50 wallets, 1..1000 markets)`);
-  return { wallets, markets };
-}
-
-function scenario(wallets: number, markets: number): string {
-  const ws = Array.from({ length: wallets }, (_, i) => `  - { name: w${i}, privateKey: "${key(i)}", partner: mm, balances: { collateral: "100000" } }`).join("\n");
-  const ms = Array.from(
-    { length: markets },
-    (_, j) => `      - title: ${symbol(j)}
-        symbol: ${symbol(j)}
-        feeTakerBps: 100
-        tradingWindow: { preMarketStartsAt: null, opensAt: "-10m", closesAt: "+1d" }
-        fairValue: "0.5"
-        flow:
-          volPerSqrtMin: 0.004
-          takerArrivalPerMin: 20
-          takerSize: { dist: lognormal, min: "1", max: "100", mean: "8" }
-          liquidity: { levels: 3, depthPerLevel: "100", halfSpread: "0.02", levelStep: "0.01" }`,
-  ).join("\n");
-  return `seed: 6
-start: now
-platform: { defaultFeeTakerBps: 100 }
-partners:
-  - id: mm
-    name: Process bench
-    kind: multi_wallet
-    requirePerWalletKyc: false
-    rateLimitPerMin: 600
-    keys:
-      - { key: ${API_KEY}, scopes: [orders:read, orders:write, portfolio:read] }
-wallets:
-${ws}
-events:
-  - slug: proc-event
-    title: Process bench
-    vertical: football
-    tags: []
-    markets:
-${ms}
-`;
-}
+const SCENARIO: ScenarioSpec = { seed: 6, apiKey: API_KEY, title: "Process bench", eventSlug: "proc-event", key, symbol, jumps: false };
+const scenario = (wallets: number, markets: number): string => benchScenario(SCENARIO, wallets, markets);
 
 function liveConfig(baseUrl: string, wallets: number, markets: number): string {
-  const ws = Array.from({ length: wallets }, (_, i) => `  - { name: w${i}, privateKey: "\${BENCH_W${i}}" }`).join("\n");
-  const slugs = JSON.stringify(Array.from({ length: markets }, (_, j) => symbol(j)));
-  return `mode: live
-platform: { baseUrl: "${baseUrl}", apiKey: "\${BENCH_API_KEY}" }
-instance: { id: proc }
-wallets:
-${ws}
-markets: { slugs: ${slugs}, maxMarkets: ${markets}, refreshSec: 60 }
-strategy: { name: ladder, params: { size: "10", levels: 2 } }
-quoting: { refreshMs: 1000, priceToleranceTicks: 1 }
-capacity: { enabled: false }
-metrics: { host: 127.0.0.1, port: 0 }
-log: { level: warn }
-shutdown: { cancelDeadlineSec: 30 }
-`;
+  const head = `mode: live\nplatform: { baseUrl: "${baseUrl}", apiKey: "\${BENCH_API_KEY}" }\ninstance: { id: proc }`;
+  return benchDaemonConfig({ head, keyVar: (i) => `BENCH_W${i}`, symbol, metrics: "{ host: 127.0.0.1, port: 0 }", log: "{ level: warn }" }, wallets, markets);
 }
 
 /** `mm <args>` as a child process: the compiled build, or the sources through tsx. */
@@ -218,5 +160,5 @@ export async function run(): Promise<void> {
     console.log("# daemon-process: skipped (no compiled build: run `npm run build`, or BENCH_PROCESS_TSX=1)");
     return;
   }
-  for (const s of SIZES) await measure(parseSize(s));
+  for (const s of SIZES) await measure(parseSize(s, "BENCH_PROCESS_SIZES", 1_000));
 }

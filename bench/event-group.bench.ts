@@ -8,40 +8,17 @@
  *   BENCH event_cycle_us  CPU microseconds per cycle with the event cap (median of 3 runs of
  *                         30,000 cycles), ratio = over the same cycle without an event group
  */
-import { Rng } from "../src/core/rng.js";
 import { loadConfig } from "../src/config/index.js";
 import { createStrategyRunner } from "../strategies/registry.js";
-import { quoteCycle, type CyclePolicy, type CycleSnapshot, type StrategyState } from "../src/bot/quote/cycle.js";
-import type { LiveOrder } from "../src/bot/quote/quotes.js";
+import { quoteCycle, type CyclePolicy, type StrategyState } from "../src/bot/quote/cycle.js";
 import { RiskSnapshot, type MarketExposure } from "../src/bot/risk/exposure.js";
 import { cycleEvent, type CycleEvent, type EventRow } from "../src/bot/risk/event-group-view.js";
+import { benchSnapshot, cpuMs, InstantOrders, ladderBook, median, midWalk } from "./fixtures.js";
 
 const CYCLES = 30_000;
 const SYMBOL = "EV-A";
 const T0 = 1_700_000_000_000;
 const ROWS: EventRow[] = ["EV-A", "EV-B", "EV-C"].map((symbol) => ({ symbol, eventId: "E", negRiskEligible: true, outcomeCount: 2, groupItemTitle: symbol }));
-
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-function walk(n: number, seed: number): Int32Array {
-  const rng = new Rng(seed);
-  const out = new Int32Array(n);
-  let mid = 300;
-  for (let i = 0; i < n; i++) {
-    const r = rng.float();
-    mid = Math.min(600, Math.max(100, mid + (r < 0.3 ? -1 : r > 0.7 ? 1 : 0)));
-    out[i] = mid;
-  }
-  return out;
-}
 
 const sibling = (market: string): MarketExposure => ({
   wallet: "bench",
@@ -52,43 +29,21 @@ const sibling = (market: string): MarketExposure => ({
 });
 
 function once(policy: CyclePolicy, mids: Int32Array, withEvent: boolean): number {
-  let live: LiveOrder[] = [];
+  const orders = new InstantOrders();
   let state: StrategyState = new Map();
-  let seq = 0;
   const siblings = [sibling("EV-B"), sibling("EV-C")];
   const t0 = cpuMs();
   for (let i = 0; i < mids.length; i++) {
+    const live = orders.live;
     const m = BigInt(mids[i]!) * 1000n;
     const nowMs = T0 + i * 100;
-    const view = {
-      bids: [1, 2, 3, 4, 5].map((k) => ({ price: m - BigInt(k) * 1000n, size: 200_000_000n })),
-      asks: [1, 2, 3, 4, 5].map((k) => ({ price: m + BigInt(k) * 1000n, size: 200_000_000n })),
-      updatedAtMs: nowMs,
-    };
+    const view = ladderBook(m, nowMs);
     const event: CycleEvent | undefined = withEvent ? cycleEvent(ROWS, SYMBOL, { book: () => view, positions: () => [] }) : undefined;
-    const snap: CycleSnapshot = {
-      symbol: SYMBOL,
-      nowMs,
-      market: { outcomeCount: 2, feeTakerBps: 0 },
-      phase: { phase: "open", reason: "open", closesAtMs: T0 + 86_400_000 },
-      books: new Map([[0, { snapshot: { symbol: SYMBOL, outcome: 0, view, fetchedAtMs: nowMs, sentSeq: i }, own: [], trades: [] }]]),
-      mids: { 0: m, 1: 1_000_000n - m },
-      live,
-      inventory: [],
-      budget: { cancels: 100, places: 100 },
-      gate: { quote: true },
-      exposure: new RiskSnapshot([{ wallet: "bench", market: SYMBOL, outcomeCount: 2, positions: [], openOrders: live }, ...siblings]),
-      risk: { wallet: "0xbench", walletName: "bench", marketId: SYMBOL, outcomeCount: 2, nowMs, phase: "open", phaseReason: "open", book: view, dataAgeMs: 0, inventory: [], live, stream: { subscribed: true, downSinceMs: undefined }, engine: undefined as never },
-      event,
-    };
+    const exposure = new RiskSnapshot([{ wallet: "bench", market: SYMBOL, outcomeCount: 2, positions: [], openOrders: live }, ...siblings]);
+    const snap = benchSnapshot({ symbol: SYMBOL, i, nowMs, mid: m, view, closesAtMs: T0 + 86_400_000, live, exposure, event });
     const c = quoteCycle(policy, snap, state);
     state = c.nextStrategyState;
-    const gone = new Set(c.plan.cancels.map((o) => o.clientOrderId));
-    live = live.filter((o) => !gone.has(o.clientOrderId));
-    for (const q of c.plan.places) {
-      seq += 1;
-      live.push({ clientOrderId: `c${seq}`, orderId: `o${seq}`, outcome: q.outcome, side: q.side, price: q.price, size: q.size, remaining: q.size, postOnly: q.postOnly, createdAtMs: nowMs, state: "open" });
-    }
+    orders.apply(c.plan, nowMs);
   }
   return cpuMs() - t0;
 }
@@ -102,7 +57,7 @@ export async function run(): Promise<void> {
     limits: { ...config.risk, maxEventLoss: 60_000_000n },
     tuning: { minQuoteSize: 1_000_000n },
   };
-  const mids = walk(CYCLES, 7);
+  const mids = midWalk(CYCLES, 7, { start: 300, min: 100, max: 600 });
   once(policy, mids.subarray(0, 3_000), true);
   once(policy, mids.subarray(0, 3_000), false);
   const withEvent: number[] = [];

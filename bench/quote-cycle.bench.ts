@@ -11,86 +11,29 @@
  *
  * Time is process CPU time (the machines are shared). Every random draw is made before timing.
  */
-import { Rng } from "../src/core/rng.js";
 import { loadConfig } from "../src/config/index.js";
 import { createStrategyRunner } from "../strategies/registry.js";
 import { quoteCycle, type CyclePolicy, type CycleSnapshot, type StrategyState } from "../src/bot/quote/cycle.js";
 import type { LiveOrder } from "../src/bot/quote/quotes.js";
 import { RiskSnapshot } from "../src/bot/risk/exposure.js";
+import { benchSnapshot, cpuMs, InstantOrders, ladderBook, median, midWalk } from "./fixtures.js";
 
 const CYCLES = 50_000;
 const SYMBOL = "BENCH";
 const T0 = 1_700_000_000_000;
 
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-/** Mid ticks (0.001) of a seeded random walk inside [0.2, 0.8]. */
-function walk(n: number, seed: number): Int32Array {
-  const rng = new Rng(seed);
-  const out = new Int32Array(n);
-  let mid = 500;
-  for (let i = 0; i < n; i++) {
-    const r = rng.float();
-    mid += r < 0.3 ? -1 : r > 0.7 ? 1 : 0;
-    mid = Math.min(800, Math.max(200, mid));
-    out[i] = mid;
-  }
-  return out;
-}
-
 function snapshotAt(i: number, mid: number, live: LiveOrder[], limitsSnapshot: () => RiskSnapshot): CycleSnapshot {
-  const tick = 1000n;
-  const m = BigInt(mid) * tick;
+  const m = BigInt(mid) * 1000n;
   const nowMs = T0 + i * 100;
-  const view = {
-    bids: [1, 2, 3, 4, 5].map((k) => ({ price: m - BigInt(k) * tick, size: 200_000_000n })),
-    asks: [1, 2, 3, 4, 5].map((k) => ({ price: m + BigInt(k) * tick, size: 200_000_000n })),
-    updatedAtMs: nowMs,
-  };
-  return {
-    symbol: SYMBOL,
-    nowMs,
-    market: { outcomeCount: 2, feeTakerBps: 0 },
-    phase: { phase: "open", reason: "open", closesAtMs: T0 + 86_400_000 },
-    books: new Map([[0, { snapshot: { symbol: SYMBOL, outcome: 0, view, fetchedAtMs: nowMs, sentSeq: i }, own: [], trades: [] }]]),
-    mids: { 0: m, 1: 1_000_000n - m },
-    live,
-    inventory: [],
-    budget: { cancels: 100, places: 100 },
-    gate: { quote: true },
-    exposure: limitsSnapshot(),
-    risk: {
-      wallet: "0xbench",
-      walletName: "bench",
-      marketId: SYMBOL,
-      outcomeCount: 2,
-      nowMs,
-      phase: "open",
-      phaseReason: "open",
-      book: view,
-      dataAgeMs: 0,
-      inventory: [],
-      live,
-      stream: { subscribed: true, downSinceMs: undefined },
-      engine: undefined as never,
-    },
-  };
+  return benchSnapshot({ symbol: SYMBOL, i, nowMs, mid: m, view: ladderBook(m, nowMs), closesAtMs: T0 + 86_400_000, live, exposure: limitsSnapshot() });
 }
 
 function once(policy: CyclePolicy, mids: Int32Array, strategyOnly: boolean): number {
-  let live: LiveOrder[] = [];
+  const orders = new InstantOrders();
   let state: StrategyState = new Map();
-  let seq = 0;
   const t0 = cpuMs();
   for (let i = 0; i < mids.length; i++) {
+    const live = orders.live;
     const snap = snapshotAt(i, mids[i]!, live, () => new RiskSnapshot([{ wallet: "bench", market: SYMBOL, outcomeCount: 2, positions: [], openOrders: live }]));
     if (strategyOnly) {
       const b = snap.books.get(0)!;
@@ -103,13 +46,7 @@ function once(policy: CyclePolicy, mids: Int32Array, strategyOnly: boolean): num
     }
     const c = quoteCycle(policy, snap, state);
     state = c.nextStrategyState;
-    // The plan as if executed at once: cancels end, places rest.
-    const gone = new Set(c.plan.cancels.map((o) => o.clientOrderId));
-    live = live.filter((o) => !gone.has(o.clientOrderId));
-    for (const q of c.plan.places) {
-      seq += 1;
-      live.push({ clientOrderId: `c${seq}`, orderId: `o${seq}`, outcome: q.outcome, side: q.side, price: q.price, size: q.size, remaining: q.size, postOnly: q.postOnly, createdAtMs: snap.nowMs, state: "open" });
-    }
+    orders.apply(c.plan, snap.nowMs);
   }
   return cpuMs() - t0;
 }
@@ -122,7 +59,7 @@ export async function run(): Promise<void> {
     limits: config.risk,
     tuning: { minQuoteSize: 1_000_000n },
   };
-  const mids = walk(CYCLES, 42);
+  const mids = midWalk(CYCLES, 42, { start: 500, min: 200, max: 800 });
   once(policy, mids.subarray(0, 5_000), false);
   once(policy, mids.subarray(0, 5_000), true);
   const full: number[] = [];
