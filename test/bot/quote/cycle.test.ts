@@ -12,9 +12,8 @@ import { RiskSnapshot } from "../../../src/bot/risk/exposure.js";
 import type { RiskHook } from "../../../src/bot/risk/risk-hook.js";
 import type { GateVerdict } from "../../../src/bot/risk/types.js";
 import { limits, m } from "../risk/fixtures.js";
+import { NOW, OPEN_PHASE, SYMBOL, cycleSnapshot, liveOrder, quotedBook } from "./fixtures.js";
 
-const NOW = 1_700_000_000_000;
-const SYMBOL = "MKT";
 
 /**
  * A strategy that joins the best bid it is shown and, on a binary market, the best ask as a NO bid
@@ -43,57 +42,18 @@ function twoSided(over: Partial<DesiredQuote> = {}): StrategyRunner & { inputs: 
 }
 
 function book(outcome: number, bid: string, ask: string, own: QuotedBook["own"] = []): QuotedBook {
-  return {
-    snapshot: {
-      symbol: SYMBOL,
-      outcome,
-      view: { bids: [{ price: m(bid), size: m("100") }], asks: [{ price: m(ask), size: m("100") }], updatedAtMs: NOW },
-      fetchedAtMs: NOW,
-      sentSeq: 1,
-    },
-    own,
-    trades: [],
-  };
+  return quotedBook(outcome, [[bid, "100"]], [[ask, "100"]], own);
 }
 
 function live(id: string, side: "BUY" | "SELL", price: string, over: Partial<LiveOrder> = {}): LiveOrder {
-  return { clientOrderId: id, orderId: `o-${id}`, outcome: 0, side, price: m(price), size: m("10"), remaining: m("10"), postOnly: true, createdAtMs: NOW - 1_000, state: "open", ...over };
+  return liveOrder(id, side, price, { createdAtMs: NOW - 1_000, ...over });
 }
 
-const OPEN: EnginePhase = { phase: "open", reason: "open", closesAtMs: NOW + 86_400_000 };
-const QUOTE: GateVerdict = { quote: true };
+const OPEN = OPEN_PHASE;
 const HALTED: GateVerdict = { quote: false, reason: "kill_switch", scope: { kind: "global" }, halts: [] };
 
 function snapshot(over: Partial<CycleSnapshot> = {}): CycleSnapshot {
-  const s: CycleSnapshot = {
-    symbol: SYMBOL,
-    nowMs: NOW,
-    market: { outcomeCount: 2, feeTakerBps: 100 },
-    phase: OPEN,
-    books: new Map([[0, book(0, "0.45", "0.55")]]),
-    mids: { 0: m("0.50"), 1: m("0.50") },
-    live: [],
-    inventory: [],
-    budget: { cancels: 100, places: 100 },
-    gate: QUOTE,
-    exposure: new RiskSnapshot(),
-    risk: {
-      wallet: "0xw",
-      walletName: "w",
-      marketId: SYMBOL,
-      outcomeCount: 2,
-      nowMs: NOW,
-      phase: "open",
-      phaseReason: "open",
-      book: undefined,
-      dataAgeMs: 0,
-      inventory: [],
-      live: [],
-      stream: { subscribed: true, downSinceMs: undefined },
-      engine: undefined as never,
-    },
-    ...over,
-  };
+  const s = cycleSnapshot(over, "w");
   // The shell's exposure always holds the cycle's own (wallet, market), with its outcome count.
   if (over.exposure === undefined) {
     s.exposure = new RiskSnapshot([{ wallet: "w", market: SYMBOL, outcomeCount: s.market?.outcomeCount ?? 2, positions: s.inventory, openOrders: s.live }]);
