@@ -15,6 +15,7 @@
 import { Gauge, Histogram, type Registry } from "prom-client";
 import type { Side } from "../core/amounts.js";
 import type { Micros } from "../core/money.js";
+import { onePer } from "../core/memo.js";
 
 /** Ticks (0.001 = 1,000 micros per share). */
 export const MARKOUT_TICK_BUCKETS = [-50, -20, -10, -5, -2, -1, -0.5, 0, 0.5, 1, 2, 5, 10, 20, 50];
@@ -68,14 +69,9 @@ export class AdverseMetrics {
   }
 }
 
-const byRegistry = new WeakMap<Registry, AdverseMetrics>();
+const byRegistry = onePer((registry: Registry) => new AdverseMetrics(registry));
 
 /** The registry's adverse-selection metrics, registered on first use. */
 export function adverseMetrics(registry: Registry): AdverseMetrics {
-  let m = byRegistry.get(registry);
-  if (m === undefined) {
-    m = new AdverseMetrics(registry);
-    byRegistry.set(registry, m);
-  }
-  return m;
+  return byRegistry(registry);
 }

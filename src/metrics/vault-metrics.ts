@@ -8,6 +8,7 @@
  */
 import { Counter, type Registry } from "prom-client";
 import { microsToNumber, type Micros } from "../core/money.js";
+import { onePer } from "../core/memo.js";
 
 export const VAULT_MERGE_RESULTS = ["started", "confirmed", "failed"] as const;
 export type VaultMergeResult = (typeof VAULT_MERGE_RESULTS)[number];
@@ -37,14 +38,9 @@ export class VaultMergeMetrics {
   }
 }
 
-const byRegistry = new WeakMap<Registry, VaultMergeMetrics>();
+const byRegistry = onePer((registry: Registry) => new VaultMergeMetrics(registry));
 
 /** The registry's auto-merge metrics, registered on first use. */
 export function vaultMergeMetrics(registry: Registry): VaultMergeMetrics {
-  let m = byRegistry.get(registry);
-  if (m === undefined) {
-    m = new VaultMergeMetrics(registry);
-    byRegistry.set(registry, m);
-  }
-  return m;
+  return byRegistry(registry);
 }

@@ -25,6 +25,7 @@ import type { Simulator } from "../simulator.js";
 import { errorAnswer, type DeskAnswer } from "./answers.js";
 import type { Caller } from "./caller.js";
 import { isoOf } from "./format.js";
+import { onePer } from "../../core/memo.js";
 
 export const DEPLOY_SIGN_TTL_SEC = 600;
 
@@ -122,13 +123,8 @@ class VaultDeployDesk {
   }
 }
 
-const desks = new WeakMap<Simulator, VaultDeployDesk>();
+const desks = onePer((sim: Simulator) => new VaultDeployDesk(sim));
 
 export function vaultDeployDesk(sim: Simulator): VaultDeployDesk {
-  let d = desks.get(sim);
-  if (d === undefined) {
-    d = new VaultDeployDesk(sim);
-    desks.set(sim, d);
-  }
-  return d;
+  return desks(sim);
 }

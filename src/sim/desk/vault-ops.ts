@@ -45,6 +45,7 @@ import type { Caller } from "./caller.js";
 import { base64url, fromBase64url } from "./cursor.js";
 import { isoOf } from "./format.js";
 import { withdrawalDesk } from "./withdrawals.js";
+import { onePer } from "../../core/memo.js";
 
 export const VAULT_OPS_DEFAULT_LIMIT = 50;
 export const VAULT_OPS_MAX_LIMIT = 200;
@@ -394,14 +395,9 @@ export class VaultOpsDesk {
   }
 }
 
-const desks = new WeakMap<Simulator, VaultOpsDesk>();
+const desks = onePer((sim: Simulator) => new VaultOpsDesk(sim));
 
 /** The split / merge / convert desk of a simulator (one per instance, made on first use). */
 export function vaultOpsDesk(sim: Simulator): VaultOpsDesk {
-  let d = desks.get(sim);
-  if (d === undefined) {
-    d = new VaultOpsDesk(sim);
-    desks.set(sim, d);
-  }
-  return d;
+  return desks(sim);
 }

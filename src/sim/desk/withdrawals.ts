@@ -40,6 +40,7 @@ import { errorAnswer, type DeskAnswer } from "./answers.js";
 import type { Caller } from "./caller.js";
 import { base64url, fromBase64url } from "./cursor.js";
 import { isoOf } from "./format.js";
+import { onePer } from "../../core/memo.js";
 
 export const WITHDRAWALS_DEFAULT_LIMIT = 100;
 export const WITHDRAWALS_MAX_LIMIT = 200;
@@ -382,14 +383,9 @@ export class WithdrawalDesk {
   }
 }
 
-const desks = new WeakMap<Simulator, WithdrawalDesk>();
+const desks = onePer((sim: Simulator) => new WithdrawalDesk(sim));
 
 /** The withdrawal desk of a simulator (one per instance, made on first use). */
 export function withdrawalDesk(sim: Simulator): WithdrawalDesk {
-  let d = desks.get(sim);
-  if (d === undefined) {
-    d = new WithdrawalDesk(sim);
-    desks.set(sim, d);
-  }
-  return d;
+  return desks(sim);
 }

@@ -5,6 +5,7 @@
  * control routes can flip them and the order desk can read `frozen`.
  */
 import type { Simulator } from "../../simulator.js";
+import { onePer } from "../../../core/memo.js";
 
 export type NoticeSeverity = "info" | "warning" | "critical";
 
@@ -27,15 +28,10 @@ export interface PublicPlatformState {
   readyChecks: Record<string, boolean>;
 }
 
-const states = new WeakMap<Simulator, PublicPlatformState>();
+const states = onePer((sim: Simulator): PublicPlatformState => ({ frozen: false, reason: null, updatedAtMs: sim.platform.startMs, notices: [], readyChecks: { catalogue: true, engine: true } }));
 
 export function platformState(sim: Simulator): PublicPlatformState {
-  let s = states.get(sim);
-  if (s === undefined) {
-    s = { frozen: false, reason: null, updatedAtMs: sim.platform.startMs, notices: [], readyChecks: { catalogue: true, engine: true } };
-    states.set(sim, s);
-  }
-  return s;
+  return states(sim);
 }
 
 /** Freeze or unfreeze the platform (while frozen the order desk should refuse new orders). */
