@@ -7,9 +7,9 @@
 import type { Micros } from "../../core/money.js";
 import type { Side } from "../../core/amounts.js";
 import type { OrderStatus } from "../../wire/enums.js";
-import type { EndReason, OrderInfo, OrderType, TimeInForce, TradeRecord } from "../engine/index.js";
+import type { EndReason, OrderInfo, OrderType, TradeRecord } from "../engine/index.js";
 import { compareKeys, isBelow, type Cursor, type Key } from "./cursor.js";
-import { orderRecordJson, type OrderRecordJson } from "../../wire/order-record.js";
+import { orderRecordJson, type OrderRecordJson, type OrderRecordSource } from "../../wire/order-record.js";
 import type { PlacementJson } from "./format.js";
 
 export interface CancelRequest {
@@ -19,26 +19,8 @@ export interface CancelRequest {
   completeAtMs: number;
 }
 
-export interface DeskOrder {
-  readonly id: string;
-  /** Lower-case acting wallet. */
-  readonly wallet: string;
-  readonly clientOrderId: string | null;
-  /** EIP-712 digest, lower-case 0x-hex. */
-  readonly orderHash: string;
-  /** Market symbol (the wire `marketId`). */
-  readonly marketId: string;
-  readonly tokenId: string;
-  readonly outcome: number;
-  readonly side: Side;
-  readonly type: OrderType;
-  readonly timeInForce: TimeInForce;
-  readonly postOnly: boolean;
-  readonly price: Micros;
-  readonly quantity: Micros;
-  /** Unix seconds as signed (decimal string, "0" when none). */
-  readonly expiration: string;
-  readonly createdAtMs: number;
+/** An order as the desk keeps it: the record's fields (src/wire/order-record.ts; `orderHash` the EIP-712 digest, lower-case 0x-hex; `marketId` the market's symbol) and the rest of its life. */
+export interface DeskOrder extends OrderRecordSource {
   filledQty: Micros;
   remainingQty: Micros;
   status: OrderStatus;
