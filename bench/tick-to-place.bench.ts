@@ -285,6 +285,12 @@ log: { level: silent }
   return { samples: probe.samples.sort((a, b) => a - b), presign: daemon.runners[0]!.presignStats(), latePlaces: probe.latePlaces };
 }
 
+/** BENCH_TICK_RUNS (comma-separated: engine, engine_cold, simulator; default all) picks the runs, e.g. to profile one. */
+function wanted(run: string): boolean {
+  const only = process.env["BENCH_TICK_RUNS"];
+  return only === undefined || only.split(",").includes(run);
+}
+
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -325,12 +331,12 @@ export async function run(): Promise<void> {
   const sign = pct(signBaseline(), 50);
 
   const clockA = new VirtualClock(T0);
-  report("tick_to_place_engine", await measure(clockA, new InstantPlatform(new Rng(4)), scriptedConnector(clockA), VIRTUAL_MS, { lateAsSamples: true }), sign);
+  if (wanted("engine")) report("tick_to_place_engine", await measure(clockA, new InstantPlatform(new Rng(4)), scriptedConnector(clockA), VIRTUAL_MS, { lateAsSamples: true }), sign);
 
   const clockC = new VirtualClock(T0);
-  report("tick_to_place_engine_cold", await measure(clockC, new InstantPlatform(new Rng(4)), scriptedConnector(clockC), VIRTUAL_MS, { presign: false, lateAsSamples: true }), sign);
+  if (wanted("engine_cold")) report("tick_to_place_engine_cold", await measure(clockC, new InstantPlatform(new Rng(4)), scriptedConnector(clockC), VIRTUAL_MS, { presign: false, lateAsSamples: true }), sign);
 
-  if (process.env["BENCH_TICK_ENGINE_ONLY"]) return;
+  if (process.env["BENCH_TICK_ENGINE_ONLY"] || !wanted("simulator")) return;
   const clockB = new VirtualClock(T0);
   const sim = new Simulator(parseScenario(scenario(), "bench.yaml"), { clock: clockB, flowRefreshMs: 250 });
   const pipeline = new Pipeline({ sim, routes: allRoutes() });
