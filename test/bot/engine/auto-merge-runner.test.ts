@@ -237,8 +237,11 @@ describe("AutoMergeRunner: following", () => {
     await w.runner.pass();
     expect([w.qty("M", 0), w.qty("M", 1)]).toEqual([m("2"), 0n]);
     const pos = w.inventory.positions(WALLET, "M");
-    // the pair (10 YES at 0.45 and 10 NO at 0.50) became 10 in cash: realised 10 - 9.5
-    expect(pos.reduce((s, p) => s + p.realisedPnl, 0n)).toBe(m("0.5"));
+    // the pair (10 YES at 0.45 and 10 NO at 0.50) became 10 in cash, each leg at 0.5: realised 10 - 9.5
+    expect(pos.map((p) => [p.outcome, p.realisedPnl])).toEqual([
+      [0, m("0.5")],
+      [1, 0n],
+    ]);
     expect(w.locks.locked(WALLET, "M")).toBe(0n);
     expect(w.runner.pendingMerges()).toEqual([]);
     expect(w.triggers).toEqual(["M"]);
@@ -327,8 +330,12 @@ describe("AutoMergeRunner: adopting an earlier run's merges", () => {
     w.platform.set("old", { status: "confirmed" });
     await w.runner.pass();
     expect([w.qty("A", 0), w.qty("A", 1)]).toEqual([m("0.5"), m("0.5")]);
-    // 2.5 pairs cost 2.25, paid 2.5
-    expect(w.inventory.positions(WALLET, "A").reduce((s, p) => s + p.realisedPnl, 0n)).toBe(m("0.25"));
+    // YES out at 1: +0.60 a share; NO out at 0: -0.50 a share (2.5 pairs cost 2.25, paid 2.5)
+    const realised = w.inventory.positions(WALLET, "A").map((p) => [p.outcome, p.realisedPnl]);
+    expect(realised).toEqual([
+      [0, m("1.5")],
+      [1, m("-1.25")],
+    ]);
   });
 });
 
