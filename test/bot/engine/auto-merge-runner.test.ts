@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/require-await -- the stand-ins keep the async signatures of what they replace, and throw as rejections */
 /**
  * Auto-merge, the shell (src/bot/engine/auto-merge-runner.ts), against a scripted vault API on the
  * virtual clock: merges sent for due pairs and locked, confirmed into the inventory from the
@@ -148,7 +149,7 @@ describe("AutoMergeRunner: sending", () => {
     expect(w.platform.sent).toHaveLength(1);
   });
 
-  it.each([
+  it.each<{ name: string; over: { vault?: string; followed?: Record<string, number>; live?: Record<string, number> } }>([
     { name: "the vault is not known yet", over: { vault: undefined } },
     { name: "the market is not followed", over: { followed: {} } },
     { name: "orders are live in the market", over: { live: { M: 1 } } },

@@ -28,7 +28,7 @@ function world(over: { active?: boolean } = {}) {
   /** Boundaries per market; nextBoundary answers the first after now, as the registry does. */
   const boundaries = new Map<string, number[]>();
   const phases = new Map<string, string>();
-  let change: SelectionChange = { added: [], removed: [], moved: [] };
+  let change: SelectionChange = { added: [], removed: [], moved: [], problems: [] };
   let listener: ((symbol: string, what: What) => void) | undefined;
   const registry = {
     onChange: (l: typeof listener) => ((listener = l), () => undefined),
@@ -37,8 +37,8 @@ function world(over: { active?: boolean } = {}) {
     selected: () => [...entries.values()].filter((e) => e.selected),
     phase: (s: string) => (entries.has(s) ? { phase: phases.get(s) ?? "open" } : undefined),
     nextBoundary: (s: string) => (boundaries.get(s) ?? []).filter((t) => t > clock.now()).sort((a, b) => a - b)[0],
-    refreshSelection: async () => (calls.push("refreshSelection"), change),
-    refreshStatus: async (symbols: string[]) => void calls.push(`refreshStatus:${symbols.join(",")}`),
+    refreshSelection: () => Promise.resolve((calls.push("refreshSelection"), change)),
+    refreshStatus: (symbols: string[]) => Promise.resolve(void calls.push(`refreshStatus:${symbols.join(",")}`)),
     forget: (s: string) => (calls.push(`forget:${s}`), entries.delete(s)),
   } as unknown as MarketRegistry;
 
@@ -98,7 +98,7 @@ function world(over: { active?: boolean } = {}) {
     awaited,
     live,
     add,
-    setChange: (c: Partial<SelectionChange>) => (change = { added: [], removed: [], moved: [], ...c }),
+    setChange: (c: Partial<SelectionChange>) => (change = { added: [], removed: [], moved: [], problems: [], ...c }),
     setActive: (a: boolean) => (active = a),
     emit: (s: string, what: What) => listener!(s, what),
     update: (s: string) => onUpdate!(s),
@@ -144,9 +144,10 @@ describe("MarketTimeline.wire: book and registry events", () => {
 });
 
 describe("MarketTimeline: settlement", () => {
-  it("a RESOLVED row with payouts: told, then the inventory resolves it at resolvedAt, once", () => {
+  it("a RESOLVED row with payouts: told, then the inventory resolves it at resolvedAt, once", async () => {
     const w = world();
     w.timeline.wire();
+    await w.timeline.settleKnown();
     w.add("M", {}, { status: "RESOLVED", payoutNumerators: ["1", "0"], lifecycle: { closedAt: null, pausedAt: null, resolvedAt: new Date(T0 - 5_000).toISOString(), voidedAt: null } });
     w.emit("M", "row");
     w.emit("M", "row");
@@ -154,9 +155,10 @@ describe("MarketTimeline: settlement", () => {
     expect(w.take().filter((c) => !c.includes("trigger"))).toEqual([`settled:M:resolved:1/0:2@-5000:${id}`, "resolve:M:1/0@-5000"]);
   });
 
-  it("a RESOLVED row without payouts yet: nothing (until a later row brings them)", () => {
+  it("a RESOLVED row without payouts yet: nothing (until a later row brings them)", async () => {
     const w = world();
     w.timeline.wire();
+    await w.timeline.settleKnown();
     w.add("M", {}, { status: "RESOLVED", payoutNumerators: null });
     w.emit("M", "row");
     expect(w.take().filter((c) => !c.includes("trigger"))).toEqual([]);
@@ -168,9 +170,10 @@ describe("MarketTimeline: settlement", () => {
   it.each([
     { name: "at voidedAt", voidedAt: new Date(T0 - 1_000).toISOString(), at: -1_000 },
     { name: "at the clock's time when the row has no voidedAt", voidedAt: null, at: 0 },
-  ])("a VOIDED row: voided in the inventory $name, once", ({ voidedAt, at }) => {
+  ])("a VOIDED row: voided in the inventory $name, once", async ({ voidedAt, at }) => {
     const w = world();
     w.timeline.wire();
+    await w.timeline.settleKnown();
     w.add("M", {}, { status: "VOIDED", outcomeCount: 3, lifecycle: { closedAt: null, pausedAt: null, resolvedAt: null, voidedAt } });
     w.emit("M", "row");
     w.emit("M", "row");
@@ -178,12 +181,41 @@ describe("MarketTimeline: settlement", () => {
     expect(w.take().filter((c) => !c.includes("trigger"))).toEqual([`settled:M:voided:null:3@${at}:${id}`, `void:M:3@${at}`]);
   });
 
-  it("only a row change looks at settlement", () => {
+  it("only a row change looks at settlement", async () => {
     const w = world();
     w.timeline.wire();
+    await w.timeline.settleKnown();
     w.add("M", {}, { status: "VOIDED" });
     w.emit("M", "selected");
     expect(w.take().filter((c) => c.startsWith("void") || c.startsWith("settled"))).toEqual([]);
+  });
+
+  it("before start-up has anchored the inventories nothing is settled; settleKnown then settles what is already settled, once", async () => {
+    const w = world();
+    w.timeline.wire();
+    w.add("M", {}, { status: "VOIDED", lifecycle: { closedAt: null, pausedAt: null, resolvedAt: null, voidedAt: new Date(T0 - 2_000).toISOString() } });
+    w.emit("M", "row");
+    expect(w.take().filter((c) => c.startsWith("void") || c.startsWith("settled"))).toEqual([]);
+    await w.timeline.settleKnown();
+    w.emit("M", "row");
+    const id = w.entries.get("M")!.row.id;
+    expect(w.take().filter((c) => c.startsWith("void") || c.startsWith("settled"))).toEqual([`settled:M:voided:null:2@-2000:${id}`, "void:M:2@-2000"]);
+  });
+
+  it("settleKnown first follows the markets where shares are held and nothing follows them", async () => {
+    const w = world();
+    const followed: string[][] = [];
+    const reg = (w.timeline as unknown as { p: { registry: MarketRegistry; inventory: Inventory } }).p;
+    reg.inventory.positions = (() => [{ marketId: "KNOWN", qty: 1n }, { marketId: "GONE", qty: 2n }, { marketId: "GONE", qty: 3n }, { marketId: "EMPTY", qty: 0n }]) as never;
+    (reg.registry as unknown as { followHeld: (s: string[]) => Promise<string[]> }).followHeld = (symbols) => {
+      followed.push(symbols);
+      w.add("GONE", { selected: false }, { status: "RESOLVED", payoutNumerators: ["1", "0"], lifecycle: { closedAt: null, pausedAt: null, resolvedAt: new Date(T0 - 3_000).toISOString(), voidedAt: null } });
+      return Promise.resolve(["GONE"]);
+    };
+    w.add("KNOWN");
+    await w.timeline.settleKnown();
+    expect(followed).toEqual([["GONE"]]);
+    expect(w.take().filter((c) => c.startsWith("resolve"))).toEqual(["resolve:GONE:1/0@-3000"]);
   });
 });
 
@@ -296,6 +328,7 @@ describe("MarketTimeline.refreshSelection", () => {
   it("shares in a market already settled no longer keep it", async () => {
     const w = world();
     w.timeline.wire();
+    await w.timeline.settleKnown();
     w.add("M", { selected: false }, { status: "VOIDED" });
     w.held.set("M", 5n);
     await w.timeline.refreshSelection();
