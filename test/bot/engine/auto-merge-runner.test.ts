@@ -148,7 +148,7 @@ describe("AutoMergeRunner: sending", () => {
     expect(w.platform.sent).toHaveLength(1);
   });
 
-  it.each([
+  it.each<{ name: string; over: Parameters<typeof world>[0] }>([
     { name: "the vault is not known yet", over: { vault: undefined } },
     { name: "the market is not followed", over: { followed: {} } },
     { name: "orders are live in the market", over: { live: { M: 1 } } },

@@ -28,7 +28,7 @@ function world(over: { active?: boolean } = {}) {
   /** Boundaries per market; nextBoundary answers the first after now, as the registry does. */
   const boundaries = new Map<string, number[]>();
   const phases = new Map<string, string>();
-  let change: SelectionChange = { added: [], removed: [], moved: [] };
+  let change: SelectionChange = { added: [], removed: [], moved: [], problems: [] };
   let listener: ((symbol: string, what: What) => void) | undefined;
   const registry = {
     onChange: (l: typeof listener) => ((listener = l), () => undefined),
@@ -98,7 +98,7 @@ function world(over: { active?: boolean } = {}) {
     awaited,
     live,
     add,
-    setChange: (c: Partial<SelectionChange>) => (change = { added: [], removed: [], moved: [], ...c }),
+    setChange: (c: Partial<SelectionChange>) => (change = { added: [], removed: [], moved: [], problems: [], ...c }),
     setActive: (a: boolean) => (active = a),
     emit: (s: string, what: What) => listener!(s, what),
     update: (s: string) => onUpdate!(s),

@@ -84,7 +84,7 @@ function parts(over: Partial<StatusDocumentParts> = {}): StatusDocumentParts {
     registry,
     data,
     inventory,
-    halts: [{ scope: { kind: "market", market: "A" }, reason: "stale_data", sinceMs: T0 - 2_000, detail: "book 31 s old" }],
+    halts: [{ scope: { kind: "market", market: "A" }, reason: "stale_market_data", sinceMs: T0 - 2_000, detail: "book 31 s old" }],
     hookHalts: [`vendor check failed for ${API_KEY}`],
     ...over,
   };
@@ -141,7 +141,7 @@ describe("statusDocument", () => {
 
   it("halts: the facade's, then the hook's as text with secrets scrubbed", () => {
     expect(doc.halts).toHaveLength(2);
-    expect(doc.halts[0]).toEqual({ scope: "market", target: "A", reason: "stale_data", detail: "book 31 s old", since: new Date(T0 - 2_000).toISOString() });
+    expect(doc.halts[0]).toEqual({ scope: "market", target: "A", reason: "stale_market_data", detail: "book 31 s old", since: new Date(T0 - 2_000).toISOString() });
     expect(doc.halts[1]).toMatchObject({ scope: "hook", target: "", reason: "risk_hook", since: null });
     expect(doc.halts[1]!.detail).toMatch(/^vendor check failed for /);
     expect(doc.halts[1]!.detail).not.toContain(API_KEY);

@@ -20,7 +20,7 @@ const ACCOUNT = { vault: VAULT, contracts: CONTRACTS, defaultFeeRateBps: 100 };
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0, 700);
 
 const quote = (over: Partial<DesiredQuote> = {}): DesiredQuote => ({ outcome: 0, side: "BUY", price: 400_000n, size: 10_000_000n, postOnly: true, ...over });
-const keyOf = (q: DesiredQuote) => ({ marketId: MARKET.symbol, outcome: q.outcome, side: q.side, price: q.price, size: q.size, postOnly: q.postOnly });
+const keyOf = (q: DesiredQuote) => ({ marketId: "MKT", outcome: q.outcome, side: q.side, price: q.price, size: q.size, postOnly: q.postOnly });
 
 function maker(over: Partial<OrderMakerDeps> = {}, account = true) {
   const clock = new VirtualClock(T0);
