@@ -414,6 +414,9 @@ export class Daemon {
     const results = await startWallets(this.runners, signal, this.clock, this.tuning.startupWaitMs, this.log, hold);
     // stop() may have come while we waited: it owns the timers from then on.
     if (this.stopping !== undefined) return { markets: [], wallets: results };
+    // Before the periodic drift checks: a payout awaited since before the restart is watched, not drift.
+    await this.markets.settleKnown();
+    if (this.stopping !== undefined) return { markets: [], wallets: results };
     this.timers.startPeriodic();
     this.ops.probes.markStarted();
     const markets = this.registry.selected().map((e) => e.row.symbol);
