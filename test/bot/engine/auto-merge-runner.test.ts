@@ -64,12 +64,14 @@ class FakeVault {
   readonly api = {
     portfolio: {
       splitsMergesPage: async () => {
+        await Promise.resolve(); // an answer arrives later, never synchronously
         if (this.pageFails) throw new Error("socket hang up");
         return { ok: true as const, data: { operations: [...this.ops.values()] }, meta: {} };
       },
     },
     vault: {
       mergeSignature: async (body: VaultOpBody) => {
+        await Promise.resolve();
         this.sent.push(body);
         const how = this.sendScript.shift() ?? "record";
         if (how === "unknown") throw new Error("request timed out");
@@ -82,6 +84,7 @@ class FakeVault {
         return { ok: true as const, data: op, meta: {} };
       },
       unlock: async (opId: string) => {
+        await Promise.resolve();
         this.unlocks.push(opId);
         if (!this.unlockOk) return { ok: false as const, code: "exchange_unavailable", message: "later", details: undefined, handling: "retry", status: 503, meta: {} };
         this.set(opId, { status: "unlocked" });

@@ -37,9 +37,10 @@ function world(over: { active?: boolean } = {}) {
     selected: () => [...entries.values()].filter((e) => e.selected),
     phase: (s: string) => (entries.has(s) ? { phase: phases.get(s) ?? "open" } : undefined),
     nextBoundary: (s: string) => (boundaries.get(s) ?? []).filter((t) => t > clock.now()).sort((a, b) => a - b)[0],
-    refreshSelection: async () => (calls.push("refreshSelection"), change),
-    refreshStatus: async (symbols: string[]) => void calls.push(`refreshStatus:${symbols.join(",")}`),
+    refreshSelection: () => (calls.push("refreshSelection"), Promise.resolve(change)),
+    refreshStatus: (symbols: string[]) => (calls.push(`refreshStatus:${symbols.join(",")}`), Promise.resolve()),
     forget: (s: string) => (calls.push(`forget:${s}`), entries.delete(s)),
+    followHeld: (symbols: string[]) => (calls.push(`followHeld:${symbols.join(",")}`), Promise.resolve()),
   } as unknown as MarketRegistry;
 
   let onUpdate: ((s: string) => void) | undefined;
@@ -58,7 +59,7 @@ function world(over: { active?: boolean } = {}) {
   const held = new Map<string, bigint>();
   const awaited = new Set<string>();
   const inventory = {
-    positions: (_w: undefined, s: string) => [{ qty: held.get(s) ?? 0n }],
+    positions: (_w?: undefined, s?: string) => (s === undefined ? [...held].map(([marketId, qty]) => ({ marketId, qty })) : [{ marketId: s, qty: held.get(s) ?? 0n }]),
     payoutAwaited: (s: string) => awaited.has(s),
     resolve: (s: string, nums: readonly bigint[], at: number) => void calls.push(`resolve:${s}:${nums.join("/")}@${at - T0}`),
     voidMarket: (s: string, n: number, at: number) => void calls.push(`void:${s}:${n}@${at - T0}`),
@@ -144,9 +145,10 @@ describe("MarketTimeline.wire: book and registry events", () => {
 });
 
 describe("MarketTimeline: settlement", () => {
-  it("a RESOLVED row with payouts: told, then the inventory resolves it at resolvedAt, once", () => {
+  it("a RESOLVED row with payouts: told, then the inventory resolves it at resolvedAt, once", async () => {
     const w = world();
     w.timeline.wire();
+    await w.timeline.settleKnown();
     w.add("M", {}, { status: "RESOLVED", payoutNumerators: ["1", "0"], lifecycle: { closedAt: null, pausedAt: null, resolvedAt: new Date(T0 - 5_000).toISOString(), voidedAt: null } });
     w.emit("M", "row");
     w.emit("M", "row");
@@ -154,9 +156,10 @@ describe("MarketTimeline: settlement", () => {
     expect(w.take().filter((c) => !c.includes("trigger"))).toEqual([`settled:M:resolved:1/0:2@-5000:${id}`, "resolve:M:1/0@-5000"]);
   });
 
-  it("a RESOLVED row without payouts yet: nothing (until a later row brings them)", () => {
+  it("a RESOLVED row without payouts yet: nothing (until a later row brings them)", async () => {
     const w = world();
     w.timeline.wire();
+    await w.timeline.settleKnown();
     w.add("M", {}, { status: "RESOLVED", payoutNumerators: null });
     w.emit("M", "row");
     expect(w.take().filter((c) => !c.includes("trigger"))).toEqual([]);
@@ -168,9 +171,10 @@ describe("MarketTimeline: settlement", () => {
   it.each([
     { name: "at voidedAt", voidedAt: new Date(T0 - 1_000).toISOString(), at: -1_000 },
     { name: "at the clock's time when the row has no voidedAt", voidedAt: null, at: 0 },
-  ])("a VOIDED row: voided in the inventory $name, once", ({ voidedAt, at }) => {
+  ])("a VOIDED row: voided in the inventory $name, once", async ({ voidedAt, at }) => {
     const w = world();
     w.timeline.wire();
+    await w.timeline.settleKnown();
     w.add("M", {}, { status: "VOIDED", outcomeCount: 3, lifecycle: { closedAt: null, pausedAt: null, resolvedAt: null, voidedAt } });
     w.emit("M", "row");
     w.emit("M", "row");
@@ -178,12 +182,44 @@ describe("MarketTimeline: settlement", () => {
     expect(w.take().filter((c) => !c.includes("trigger"))).toEqual([`settled:M:voided:null:3@${at}:${id}`, `void:M:3@${at}`]);
   });
 
-  it("only a row change looks at settlement", () => {
+  it("only a row change looks at settlement", async () => {
     const w = world();
     w.timeline.wire();
+    await w.timeline.settleKnown();
     w.add("M", {}, { status: "VOIDED" });
     w.emit("M", "selected");
     expect(w.take().filter((c) => c.startsWith("void") || c.startsWith("settled"))).toEqual([]);
+  });
+
+  it("nothing is settled before start-up anchored the inventories; then every settlement seen so far is applied, once", async () => {
+    const w = world();
+    w.timeline.wire();
+    w.add("R", {}, { status: "RESOLVED", payoutNumerators: ["0", "1"] });
+    w.add("V", {}, { status: "VOIDED" });
+    w.add("O");
+    w.emit("R", "row");
+    expect(w.take().filter((c) => !c.includes("trigger"))).toEqual([]);
+    await w.timeline.settleKnown();
+    expect(w.take().filter((c) => c.startsWith("resolve") || c.startsWith("void"))).toEqual(["resolve:R:0/1@0", "void:V:2@0"]);
+    w.emit("R", "row");
+    expect(w.take().filter((c) => !c.includes("trigger"))).toEqual([]);
+  });
+
+  it("settleKnown first follows the held markets the registry does not know", async () => {
+    const w = world();
+    w.add("KNOWN");
+    w.held.set("KNOWN", 1n);
+    w.held.set("GONE-1", 2n);
+    w.held.set("FLAT", 0n);
+    w.held.set("GONE-2", -3n);
+    await w.timeline.settleKnown();
+    expect(w.take()).toEqual(["followHeld:GONE-1,GONE-2"]);
+    // nothing held outside the registry: nothing read
+    const v = world();
+    v.add("KNOWN");
+    v.held.set("KNOWN", 1n);
+    await v.timeline.settleKnown();
+    expect(v.take()).toEqual([]);
   });
 });
 
@@ -300,7 +336,8 @@ describe("MarketTimeline.refreshSelection", () => {
     w.held.set("M", 5n);
     await w.timeline.refreshSelection();
     expect(w.take().filter((c) => c.startsWith("forget"))).toEqual([]);
-    w.emit("M", "row");
+    // start-up done: the void is applied
+    await w.timeline.settleKnown();
     await w.timeline.refreshSelection();
     expect(w.take().filter((c) => c.startsWith("forget"))).toEqual(["forget:M"]);
   });

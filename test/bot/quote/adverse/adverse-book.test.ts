@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { adverseSectionSchema } from "../../../../src/config/adverse-section.js";
-import { AdverseBook, adverseOptionsOf, observedAdverse, type AdverseOptions, type AdverseView } from "../../../../src/bot/quote/adverse/adverse-book.js";
+import { AdverseBook, adverseOptionsOf, observedAdverse, type AdverseView } from "../../../../src/bot/quote/adverse/adverse-book.js";
 import type { Markout, OwnFill } from "../../../../src/bot/quote/adverse/markout-tracker.js";
 import { RecordingObserver } from "../../../../src/bot/observer.js";
 
