@@ -42,7 +42,7 @@ function logged() {
   return { lines, log };
 }
 
-async function run(rs: ReturnType<typeof runner>[], clock: VirtualClock, waitMs: number, opts: { signal?: AbortSignal; hold?: WalletHold; log?: ReturnType<typeof logged> } = {}) {
+function run(rs: ReturnType<typeof runner>[], clock: VirtualClock, waitMs: number, opts: { signal?: AbortSignal; hold?: WalletHold; log?: ReturnType<typeof logged> } = {}) {
   const l = opts.log ?? logged();
   let doneAt: number | undefined;
   const p = startWallets(asRunners(rs), opts.signal ?? new AbortController().signal, clock, waitMs, l.log, opts.hold).then((r) => ((doneAt = clock.now()), r));
@@ -56,7 +56,7 @@ describe("startWallets", () => {
   ])("$name", async ({ ms, waitMs, ready, at }) => {
     const clock = new VirtualClock(T0);
     const rs = ms.map((x, i) => runner(clock, `w${i}`, { ms: x }));
-    const r = await run(rs, clock, waitMs);
+    const r = run(rs, clock, waitMs);
     await clock.advance(waitMs);
     const report = await r.p;
     expect(r.doneAt()).toBe(T0 + at);
@@ -70,7 +70,7 @@ describe("startWallets", () => {
   it("a wallet that fails: its error, logged at error level; the others unaffected", async () => {
     const clock = new VirtualClock(T0);
     const rs = [runner(clock, "ok", { ms: 10 }), runner(clock, "bad", { ms: 20, fail: "vault not found" })];
-    const r = await run(rs, clock, 1_000);
+    const r = run(rs, clock, 1_000);
     await clock.advance(50);
     const report = await r.p;
     expect(report).toEqual([
@@ -84,7 +84,7 @@ describe("startWallets", () => {
     const clock = new VirtualClock(T0);
     const ac = new AbortController();
     const rs = [runner(clock, "bad", { ms: 20, fail: "aborted" })];
-    const r = await run(rs, clock, 1_000, { signal: ac.signal });
+    const r = run(rs, clock, 1_000, { signal: ac.signal });
     ac.abort();
     await clock.advance(50);
     expect((await r.p)[0]).toEqual({ name: "bad", ready: false, error: "aborted" });
@@ -96,8 +96,8 @@ describe("startWallets", () => {
     const rs = [runner(clock, "free", { ms: 10 }), runner(clock, "held", { ms: 10 })];
     let release!: () => void;
     const until = new Promise<void>((resolve) => (release = resolve));
-    const hold: WalletHold = async (wallet) => (wallet === "0xheld" ? { until } : undefined);
-    const r = await run(rs, clock, 1_000, { hold });
+    const hold: WalletHold = (wallet) => Promise.resolve(wallet === "0xheld" ? { until } : undefined);
+    const r = run(rs, clock, 1_000, { hold });
     await clock.advance(20);
     const report = await r.p;
     expect(r.doneAt()).toBe(T0 + 10);
@@ -116,7 +116,7 @@ describe("startWallets", () => {
     const clock = new VirtualClock(T0);
     const rs = [runner(clock, "held", { ms: 10, fail: "no key" })];
     const l = logged();
-    const r = await run(rs, clock, 1_000, { hold: async () => ({ until: Promise.resolve() }), log: l });
+    const r = run(rs, clock, 1_000, { hold: () => Promise.resolve({ until: Promise.resolve() }), log: l });
     // the start-up does not wait for a held wallet
     expect((await r.p)[0]).toMatchObject({ name: "held", ready: false });
     expect(r.doneAt()).toBe(T0);
@@ -127,10 +127,8 @@ describe("startWallets", () => {
   it("a hold that throws: the wallet starts now", async () => {
     const clock = new VirtualClock(T0);
     const rs = [runner(clock, "w", { ms: 10 })];
-    const r = await run(rs, clock, 1_000, {
-      hold: async () => {
-        throw new Error("lease store down");
-      },
+    const r = run(rs, clock, 1_000, {
+      hold: () => Promise.reject(new Error("lease store down")),
     });
     await clock.advance(10);
     expect(await r.p).toEqual([{ name: "w", ready: true }]);
@@ -138,7 +136,7 @@ describe("startWallets", () => {
 
   it("no wallets: an empty report at once", async () => {
     const clock = new VirtualClock(T0);
-    const r = await run([], clock, 1_000);
+    const r = run([], clock, 1_000);
     expect(await r.p).toEqual([]);
     expect(r.doneAt()).toBe(T0);
     expect(clock.pending()).toBe(0);
