@@ -35,17 +35,19 @@ describe("errorText", () => {
   });
 });
 
-describe("errorText: values JSON cannot write (known bug, src/ not changed here)", () => {
-  // "whatever was thrown" (the file's header) includes a value holding a bigint (our money type) or
-  // a cycle: JSON.stringify throws on both, so errorText throws from inside the callers' catch
-  // blocks (executor, cancel-sender, upkeep, dead-man) instead of giving a log text.
+describe("errorText: values JSON cannot write never make it throw (it runs inside catch blocks)", () => {
   const cyclic: Record<string, unknown> = { a: 1 };
   cyclic["self"] = cyclic;
-  it.fails.each([
-    { name: "an object holding a bigint", e: { amount: 1_000_000n } },
-    { name: "a bare bigint", e: 5n },
-    { name: "a cyclic object", e: cyclic },
-  ])("$name still gives a text", ({ e }) => {
-    expect(typeof errorText(e)).toBe("string");
+  const badJson = { toJSON: () => { throw new Error("no"); } };
+  it.each([
+    { name: "an object holding a bigint (money): its digits", e: { amount: 1_000_000n }, text: '{"amount":"1000000"}' },
+    { name: "a bare bigint: its digits", e: 5n, text: '"5"' },
+    { name: "a cyclic object: its type", e: cyclic, text: "[object Object]" },
+    { name: "a toJSON that throws: its type", e: badJson, text: "[object Object]" },
+    { name: "a function: its type", e: () => 1, text: "[object Function]" },
+    { name: "a symbol: its type", e: Symbol("s"), text: "[object Symbol]" },
+    { name: "an object without a prototype", e: Object.create(null) as object, text: "{}" },
+  ])("$name", ({ e, text }) => {
+    expect(errorText(e)).toBe(text);
   });
 });
