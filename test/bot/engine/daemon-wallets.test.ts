@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/require-await -- the stand-ins keep the async signatures of what they replace, and throw as rejections */
 /**
  * The daemon's wallets (src/bot/engine/daemon-wallets.ts): starting them all at once within a
  * wait (startWallets, over stand-in runners and the virtual clock), and one runner per configured
