@@ -26,7 +26,8 @@ import { workerModule, type LoaderChoice, type WorkerModule } from "../src/sweep
 
 const POINTS = Number(process.env["BENCH_SWEEP_POINTS"] ?? 8);
 const DURATION = process.env["BENCH_SWEEP_DURATION"] ?? "10m";
-const LOADER = (process.env["BENCH_SWEEP_LOADER"] ?? "auto") as LoaderChoice;
+const LOADER = process.env["BENCH_SWEEP_LOADER"] ?? "auto";
+if (!["auto", "dist", "tsx"].includes(LOADER)) throw new Error(`BENCH_SWEEP_LOADER: expected auto, dist or tsx (got ${JSON.stringify(LOADER)})`);
 
 const PROC = existsSync("/proc/thread-self/schedstat");
 
@@ -68,7 +69,7 @@ function startupCpu(probe: string, w: WorkerModule): Promise<number> {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function run(): Promise<void> {
-  const worker = workerModule(LOADER);
+  const worker = workerModule(LOADER as LoaderChoice);
   console.log(`# sweep: workers load ${worker.kind === "dist" ? "the compiled dist/" : "the sources through tsx"} (${worker.why})`);
   const dir = mkdtempSync(join(tmpdir(), "sweep-bench-"));
   try {
