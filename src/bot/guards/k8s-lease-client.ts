@@ -156,14 +156,22 @@ export class HttpLeaseApi implements LeaseApi {
   }
 
   private async call(method: "GET" | "POST" | "PUT", url: string, body?: unknown): Promise<{ status: number; body: unknown; dateMs: number | undefined }> {
-    const res = await this.fetchFn(url, {
-      method,
-      headers: { authorization: `Bearer ${this.o.token()}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      ...(this.dispatcher === undefined ? {} : { dispatcher: this.dispatcher }),
-      signal: AbortSignal.timeout(this.o.timeoutMs),
-    });
-    const text = await res.text();
+    let res: Awaited<ReturnType<typeof undiciFetch>>;
+    let text: string;
+    try {
+      res = await this.fetchFn(url, {
+        method,
+        headers: { authorization: `Bearer ${this.o.token()}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(this.dispatcher === undefined ? {} : { dispatcher: this.dispatcher }),
+        signal: AbortSignal.timeout(this.o.timeoutMs),
+      });
+      text = await res.text();
+    } catch (e) {
+      // fetch says only "fetch failed": the cause (ECONNREFUSED, a certificate problem, the timeout) is the news.
+      const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : "";
+      throw new Error(`${method} ${url}: ${e instanceof Error ? e.message : String(e)}${cause}`, { cause: e });
+    }
     let parsed: unknown = text;
     try {
       parsed = text === "" ? undefined : (JSON.parse(text) as unknown);

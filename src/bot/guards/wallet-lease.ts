@@ -133,6 +133,7 @@ export class WalletLeases {
   private hold(wallet: string, record: LeaseRecord, sentAt: number): void {
     const h: Held = { record, renewedAtMs: sentAt, done: false };
     this.held.set(wallet, h);
+    this.lostSet.delete(wallet);
     this.armLost(wallet, h);
     this.scheduleRenew(wallet, h, this.o.renewSec * 1000);
   }
