@@ -5,11 +5,22 @@
  * Not a bench itself (bench/run.ts runs only *.bench.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const ROOT = fileURLToPath(new URL("../", import.meta.url));
+/** The project root: the nearest directory up with a package.json (bench/ under tsx, dist-bench/bench/ under bench:dist). */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json"))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error("bench/mm-process: no package.json above this file");
+    dir = up;
+  }
+  return dir;
+}
+
+export const ROOT = projectRoot();
 const CLK_TCK = 100;
 const PAGE = 4096;
 
