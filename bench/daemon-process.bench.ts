@@ -23,22 +23,19 @@
  * BENCH_PROCESS_SIZES (default "20x50,50x100"), BENCH_PROCESS_WARMUP_SEC (default 20) and
  * BENCH_PROCESS_SEC (default 40) change the run. Linux only (/proc). Not run in CI.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { simulatorWalletKey } from "../src/config/index.js";
-import { benchDaemonConfig, benchScenario, fmt, parseSize, sleep, type ScenarioSpec } from "./fixtures.js";
+import { benchDaemonConfig, benchScenario, parseSize, type ScenarioSpec } from "./fixtures.js";
+import { fmt, metricsText, metricValue, mm as mmProcess, procStat, ROOT, sleep, stop, waitFor } from "./mm-process.js";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const API_KEY = "pmk_sim_5e1d0000000000cc_DaemonProcessBenchSecret000000001";
 const SIZES = (process.env["BENCH_PROCESS_SIZES"] ?? "20x50,50x100").split(",");
 const WARMUP_MS = Number(process.env["BENCH_PROCESS_WARMUP_SEC"] ?? 20) * 1000;
 const MEASURE_MS = Number(process.env["BENCH_PROCESS_SEC"] ?? 40) * 1000;
 const TSX = process.env["BENCH_PROCESS_TSX"] === "1";
-const CLK_TCK = 100;
-const PAGE = 4096;
 
 const key = (i: number): string => simulatorWalletKey(4, `proc-${i}`).reveal();
 const symbol = (j: number): string => `PRC${String(j).padStart(4, "0")}`;
@@ -51,59 +48,9 @@ function liveConfig(baseUrl: string, wallets: number, markets: number): string {
   return benchDaemonConfig({ head, keyVar: (i) => `BENCH_W${i}`, symbol, metrics: "{ host: 127.0.0.1, port: 0 }", log: "{ level: warn }" }, wallets, markets);
 }
 
-/** `mm <args>` as a child process: the compiled build, or the sources through tsx. */
+/** `mm <args>`: the compiled build, or the sources through tsx (BENCH_PROCESS_TSX=1). */
 function mm(args: string[], env: Record<string, string> = {}): ChildProcess {
-  const entry = TSX ? ["bin/mm.js"] : ["--input-type=module", "-e", `const { main } = await import(${JSON.stringify(join(ROOT, "dist/src/cli/main.js"))}); process.exitCode = await main(process.argv.slice(1));`];
-  return spawn(process.execPath, [...entry, ...args], { cwd: ROOT, env: { ...process.env, ...env, MM_LOG_FORMAT: "json" }, stdio: ["ignore", "pipe", "pipe"] });
-}
-
-/** Resolves with the first match of `re` in the child's stdout or stderr. */
-function waitFor(child: ChildProcess, re: RegExp, what: string, ms = 120_000): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`${what}: not seen within ${ms} ms; output:\n${seen.slice(-2000)}`)), ms);
-    const look = (chunk: Buffer): void => {
-      seen += chunk.toString();
-      const m = re.exec(seen);
-      if (m !== null) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    };
-    child.stdout?.on("data", look);
-    child.stderr?.on("data", look);
-    child.once("exit", (code) => reject(new Error(`${what}: process exited (${code}) first; output:\n${seen.slice(-2000)}`)));
-  });
-}
-
-/** utime + stime (clock ticks) and resident pages of a process, from /proc. */
-function procStat(pid: number): { cpuSec: number; rssMib: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // After "pid (comm) ": state is field 3 (index 0); utime 14, stime 15, rss 24 (1-based in proc(5)).
-  const utime = Number(fields[14 - 3]);
-  const stime = Number(fields[15 - 3]);
-  const rssPages = Number(fields[24 - 3]);
-  return { cpuSec: (utime + stime) / CLK_TCK, rssMib: (rssPages * PAGE) / 1024 / 1024 };
-}
-
-async function metricsText(url: string): Promise<string> {
-  const res = await fetch(`${url}/metrics`);
-  return res.text();
-}
-
-function metricValue(text: string, name: string): number {
-  const line = text.split("\n").find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return line === undefined ? Number.NaN : Number(line.slice(line.lastIndexOf(" ") + 1));
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 45_000);
-  await exited;
-  clearTimeout(timer);
+  return mmProcess(args, env, TSX);
 }
 
 async function measure(size: { wallets: number; markets: number }): Promise<void> {

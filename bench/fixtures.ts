@@ -26,10 +26,8 @@ export function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** A BENCH value: integers as they are, the rest to 3 significant digits. */
-export const fmt = (v: number): string => (Number.isInteger(v) ? String(v) : v.toPrecision(3));
+/** sleep, and fmt (a BENCH value: integers as they are, the rest to 3 significant digits): one copy, in mm-process.ts. */
+export { fmt, sleep } from "./mm-process.js";
 
 // ---- the quote cycle by hand -----------------------------------------------------------------
 

@@ -32,6 +32,10 @@
  * helper threads, which run beside the window, and read several times the wall time at p99.)
  * Baseline in the same run: building and signing one order, so ratio = p99 tick-to-place / p50
  * one signed order.
+ *
+ * `_stage_<stage>_p50` lines split the window of the samples whose cycle cancelled before it
+ * placed (the usual case: the book moved) into its stages (StageClock below); each is the median
+ * of that stage alone, so they do not add up to the window's p50 exactly.
  */
 import { performance } from "node:perf_hooks";
 import type { HttpRequest, HttpResponse, SocketConnector, SocketLike, Transport } from "../src/wire/transport.js";
@@ -48,6 +52,7 @@ import { Simulator } from "../src/sim/simulator.js";
 import { WsHub } from "../src/sim/ws/hub.js";
 import { WalletSigner, buildOrder, rngSaltSource } from "../src/signing/index.js";
 import { createDaemon } from "../src/bot/engine/daemon.js";
+import { WalletQuoting } from "../src/bot/engine/wallet-quoting.js";
 
 const API_KEY = "pmk_sim_5e1d0000000000bb_TickToPlaceBenchSecret00000000001";
 const SAMPLES = Number(process.env["BENCH_TICK_SAMPLES"] ?? 10_000);
@@ -58,7 +63,39 @@ const KEY = simulatorWalletKey(1, "bench").reveal();
 const ADDR = WalletSigner.fromPrivateKey(KEY).address;
 const VAULT = "0x2222222222222222222222222222222222222222";
 
+/**
+ * Where the window's time goes, per sample (engine runs): from the update to the cycle's snapshot
+ * (dispatch), the snapshot, from there to the cancel request (the decision: strategy, risk,
+ * reconciler, then the executor and the client up to the wire), the scripted platform's answer
+ * (not the daemon's time: the network's, live), and from the answer to the place request (the
+ * answer read, the tracker, the order built or taken pre-signed, the client). A sample without a
+ * cancel (nothing to replace) is left out of the stages.
+ */
+const STAGES = ["dispatch", "snapshot", "decide_to_cancel", "platform_answer", "answer_to_place"] as const;
+type Stage = (typeof STAGES)[number];
+
+class StageClock {
+  private marks: Partial<Record<Stage | "armed", number>> = {};
+  readonly samples = new Map<Stage, number[]>(STAGES.map((s) => [s, []]));
+  arm(t: number): void {
+    this.marks = { armed: t };
+  }
+  /** The first time each point is reached after the arm (a later cycle's marks do not count). */
+  mark(stage: Stage): void {
+    if (this.marks.armed !== undefined && this.marks[stage] === undefined) this.marks[stage] = performance.now();
+  }
+  /** The place left: keep the sample's stages when every point was reached. */
+  close(placedAt: number): void {
+    const m = this.marks;
+    this.marks = {};
+    if (m.armed === undefined || m.dispatch === undefined || m.snapshot === undefined || m.decide_to_cancel === undefined || m.platform_answer === undefined) return;
+    const points = [m.armed, m.dispatch, m.snapshot, m.decide_to_cancel, m.platform_answer, placedAt];
+    STAGES.forEach((s, i) => this.samples.get(s)!.push(points[i + 1]! - points[i]!));
+  }
+}
+
 class Probe implements Transport {
+  readonly stages = new StageClock();
   /** Arm time of the latest book update whose cycle has not issued its place yet. */
   private armedAt: number | undefined;
   /** Which update armed the probe, so a stale disarm cannot close a later update's window. */
@@ -74,6 +111,7 @@ class Probe implements Transport {
   ) {}
   arm(): number {
     this.armedAt = performance.now();
+    this.stages.arm(this.armedAt);
     this.inWindow = true;
     return ++this.armSeq;
   }
@@ -83,13 +121,22 @@ class Probe implements Transport {
   }
   request(req: HttpRequest): Promise<HttpResponse> {
     if (this.armedAt !== undefined && req.method === "POST" && (req.path === "/api/orders/place" || req.path === "/api/orders/place-batch")) {
+      const now = performance.now();
       const late = !this.inWindow;
       if (late) this.latePlaces += 1;
       if (!late || this.lateAsSamples) {
-        this.samples.push(performance.now() - this.armedAt);
+        this.samples.push(now - this.armedAt);
+        this.stages.close(now);
       }
       this.armedAt = undefined;
       this.inWindow = false;
+    }
+    if (this.armedAt !== undefined && req.method === "POST" && (req.path === "/api/orders/cancel" || req.path === "/api/orders/cancel-batch")) {
+      this.stages.mark("decide_to_cancel");
+      return this.inner.request(req).then((res) => {
+        this.stages.mark("platform_answer");
+        return res;
+      });
     }
     return this.inner.request(req);
   }
@@ -237,6 +284,8 @@ interface Measured {
   /** Undefined when pre-signing is off. */
   presign: { hits: number; misses: number; signed: number; dropped: number; cleared?: number } | undefined;
   latePlaces: number;
+  /** Per stage, the samples' times (ms), sorted. */
+  stages: Map<Stage, number[]>;
 }
 
 async function measure(
@@ -275,6 +324,22 @@ log: { level: silent }
     const seq = probe.arm();
     setImmediate(() => probe.disarm(seq));
   });
+  // The cycle's snapshot, timed from outside (the only change: two clock reads around it).
+  const snapshot = WalletQuoting.prototype.snapshot;
+  WalletQuoting.prototype.snapshot = function (this: WalletQuoting, symbol: string) {
+    probe.stages.mark("dispatch");
+    const r = snapshot.call(this, symbol);
+    probe.stages.mark("snapshot");
+    return r;
+  };
+  try {
+    return await runDaemon(clock, daemon, probe, virtualMs);
+  } finally {
+    WalletQuoting.prototype.snapshot = snapshot;
+  }
+}
+
+async function runDaemon(clock: VirtualClock, daemon: ReturnType<typeof createDaemon>, probe: Probe, virtualMs: number): Promise<Measured> {
   let started = false;
   void daemon.start().then(() => (started = true));
   while (!started) await clock.advance(100);
@@ -282,7 +347,14 @@ log: { level: silent }
   let stopped = false;
   void daemon.stop().then(() => (stopped = true));
   while (!stopped) await clock.advance(500);
-  return { samples: probe.samples.sort((a, b) => a - b), presign: daemon.runners[0]!.presignStats(), latePlaces: probe.latePlaces };
+  for (const xs of probe.stages.samples.values()) xs.sort((a, b) => a - b);
+  return { samples: probe.samples.sort((a, b) => a - b), presign: daemon.runners[0]!.presignStats(), latePlaces: probe.latePlaces, stages: probe.stages.samples };
+}
+
+/** BENCH_TICK_RUNS (comma-separated: engine, engine_cold, simulator; default all) picks the runs, e.g. to profile one. */
+function wanted(run: string): boolean {
+  const only = process.env["BENCH_TICK_RUNS"];
+  return only === undefined || only.split(",").includes(run);
 }
 
 function pct(sorted: number[], p: number): number {
@@ -318,6 +390,10 @@ function report(name: string, m: Measured, sign: number): void {
   console.log(`BENCH ${name}_p50 ${pct(s, 50).toFixed(3)} ms`);
   console.log(`BENCH ${name}_p90 ${pct(s, 90).toFixed(3)} ms`);
   console.log(`BENCH ${name}_p99 ${pct(s, 99).toFixed(3)} ms ratio=${(pct(s, 99) / sign).toFixed(2)}`);
+  for (const [stage, xs] of m.stages) {
+    if (xs.length === 0) continue;
+    console.log(`BENCH ${name}_stage_${stage}_p50 ${(pct(xs, 50) * 1000).toFixed(1)} us`);
+  }
   if (process.env["BENCH_TICK_DIST"]) console.log(`# ${name} p95 ${pct(s, 95).toFixed(3)} p98 ${pct(s, 98).toFixed(3)} p99.5 ${pct(s, 99.5).toFixed(3)} max ${s.at(-1)!.toFixed(3)}`);
 }
 
@@ -325,12 +401,12 @@ export async function run(): Promise<void> {
   const sign = pct(signBaseline(), 50);
 
   const clockA = new VirtualClock(T0);
-  report("tick_to_place_engine", await measure(clockA, new InstantPlatform(new Rng(4)), scriptedConnector(clockA), VIRTUAL_MS, { lateAsSamples: true }), sign);
+  if (wanted("engine")) report("tick_to_place_engine", await measure(clockA, new InstantPlatform(new Rng(4)), scriptedConnector(clockA), VIRTUAL_MS, { lateAsSamples: true }), sign);
 
   const clockC = new VirtualClock(T0);
-  report("tick_to_place_engine_cold", await measure(clockC, new InstantPlatform(new Rng(4)), scriptedConnector(clockC), VIRTUAL_MS, { presign: false, lateAsSamples: true }), sign);
+  if (wanted("engine_cold")) report("tick_to_place_engine_cold", await measure(clockC, new InstantPlatform(new Rng(4)), scriptedConnector(clockC), VIRTUAL_MS, { presign: false, lateAsSamples: true }), sign);
 
-  if (process.env["BENCH_TICK_ENGINE_ONLY"]) return;
+  if (process.env["BENCH_TICK_ENGINE_ONLY"] || !wanted("simulator")) return;
   const clockB = new VirtualClock(T0);
   const sim = new Simulator(parseScenario(scenario(), "bench.yaml"), { clock: clockB, flowRefreshMs: 250 });
   const pipeline = new Pipeline({ sim, routes: allRoutes() });

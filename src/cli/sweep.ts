@@ -9,6 +9,7 @@ import { SingleBar } from "cli-progress";
 import { formatDuration } from "../backtest/duration.js";
 import { loadSweep, SweepSpecError } from "../sweep/spec.js";
 import { runSweep, type Shard, type SweepProgress } from "../sweep/sweep.js";
+import { workerModule, type WorkerModule } from "../sweep/loader.js";
 import { readResults, mergeResults, MergeConflictError, rankingTable, ResultsWriter, RESULTS_FILE } from "../sweep/results.js";
 import { sweepHtml } from "../sweep/html.js";
 import { existingRunReports, writeRunReports } from "../sweep/run-reports.js";
@@ -26,7 +27,9 @@ and it runs only the points not there yet. At the end: a ranking by the objectiv
 
 Options:
   --out DIR       where results.jsonl and sweep.html go (created if needed)
-  --workers N     worker threads, 1..256 (default: the machine's cores)
+  --workers N     worker threads, 1..256 (default: the machine's cores). In a source checkout
+                  they load the compiled dist/ when it is newer than every source, else the
+                  sources through tsx (slower to start: npm run build first); the first line says which
   --shard I/N     run only the points whose index mod N is I (0 <= I < N): one of N machines or
                   Kubernetes pods; combine the shards' DIRs with mm sweep merge
   --reports N     write the HTML backtest report of the N best runs to DIR/runs/<point>.html and
@@ -88,6 +91,11 @@ function finish(results: PointResult[], out: string, title: string, x: string | 
   writeFileSync(file, sweepHtml(results, { title, ...(x !== undefined ? { x } : {}), ...(y !== undefined ? { y } : {}), ...(links !== undefined ? { links } : {}) }));
   io.stdout(`results: ${join(out, RESULTS_FILE)}\nhtml report: ${file}\n`);
   if (links !== undefined && links.size > 0) io.stdout(`run reports: ${[...links.values()].map((l) => join(out, l)).join(", ")}\n`);
+}
+
+/** How the worker threads load the code, for the start line. */
+function loaderText(w: WorkerModule): string {
+  return w.kind === "dist" ? `loading the compiled dist/ (${w.why})` : `loading the TypeScript sources through tsx (${w.why})`;
 }
 
 const SPECS = { out: { type: "string" }, workers: { type: "string" }, shard: { type: "string" }, reports: { type: "string" }, x: { type: "string" }, y: { type: "string" } } as const;
@@ -188,7 +196,8 @@ export async function sweepCommand(argv: string[], io: SweepIo = processIo): Pro
     io.stderr(usageError("sweep", `${flag}: ${JSON.stringify(k)} is not a swept key (${keys.join(", ")})`, USAGE));
     return 2;
   }
-  io.stderr(`mm sweep: ${sweep.points.length} point(s)${shard !== undefined ? `, shard ${shard.index}/${shard.count}` : ""}, objective ${sweep.spec.objective}, ${workers ?? "all cores as"} worker(s)\n`);
+  const worker = workerModule();
+  io.stderr(`mm sweep: ${sweep.points.length} point(s)${shard !== undefined ? `, shard ${shard.index}/${shard.count}` : ""}, objective ${sweep.spec.objective}, ${workers ?? "all cores as"} worker(s) ${loaderText(worker)}\n`);
   const progress = progressPrinter(io);
   try {
     const outcome = await runSweep(sweep, {
@@ -196,6 +205,7 @@ export async function sweepCommand(argv: string[], io: SweepIo = processIo): Pro
       ...(workers !== undefined ? { workers } : {}),
       ...(shard !== undefined ? { shard } : {}),
       ...(io.limit !== undefined ? { limit: io.limit } : {}),
+      worker,
       onProgress: (p) => progress.update(p),
     }).finally(() => progress.stop());
     io.stderr(`mm sweep: ran ${outcome.ran}, skipped ${outcome.skipped} already in ${join(out, RESULTS_FILE)}${outcome.left > 0 ? `, ${outcome.left} left (run again to finish)` : ""}\n`);

@@ -26,6 +26,56 @@ export interface ShardSettings {
   index: number;
   /** Replicas in all. */
   count: number;
+  /** One Kubernetes Lease per wallet (src/bot/guards/wallet-lease.ts); absent: off. */
+  lease?: LeaseSettings | undefined;
+}
+
+/** `shard.lease`: per-wallet Leases on the Kubernetes API server the pod runs under. */
+export interface LeaseSettings {
+  /** Where the Leases live; undefined: the pod's own namespace (the service account's namespace file). */
+  namespace: string | undefined;
+  /** leaseDurationSeconds written into each Lease. */
+  durationSec: number;
+  /** How often a held Lease is renewed. */
+  renewSec: number;
+  /** How far the replicas' clocks may disagree (added before a Lease counts as expired). */
+  skewMarginSec: number;
+}
+
+export const LEASE_DEFAULTS = { durationSec: 15, renewSec: 5, skewMarginSec: 2 } as const;
+const LEASE_KEYS = ["enabled", "namespace", "durationSec", "renewSec", "skewMarginSec"];
+
+/** `shard.lease`: undefined (off), the settings, or the problems found (each with its key). */
+function parseLease(raw: unknown): LeaseSettings | undefined | { problems: { message: string; key?: string }[] } {
+  if (raw === undefined || raw === null || raw === false) return undefined;
+  const section: Record<string, unknown> = raw === true ? {} : typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : { [""]: raw };
+  if ("" in section) return { problems: [{ message: "expected a mapping { namespace, durationSec, renewSec, skewMarginSec } (or true for the defaults)" }] };
+  const problems: { message: string; key?: string }[] = [];
+  for (const key of Object.keys(section)) if (!LEASE_KEYS.includes(key)) problems.push({ message: `unknown key (known: ${LEASE_KEYS.join(", ")})`, key });
+  const enabled = section.enabled ?? true;
+  if (typeof enabled !== "boolean") problems.push({ message: "expected true or false", key: "enabled" });
+  const int = (key: string, dflt: number, min: number, max: number): number => {
+    const v = section[key] ?? dflt;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) {
+      problems.push({ message: `expected an integer in ${min}..${max}, received ${JSON.stringify(v)}`, key });
+      return dflt;
+    }
+    return v;
+  };
+  const durationSec = int("durationSec", LEASE_DEFAULTS.durationSec, 5, 300);
+  const renewSec = int("renewSec", LEASE_DEFAULTS.renewSec, 1, 150);
+  const skewMarginSec = int("skewMarginSec", LEASE_DEFAULTS.skewMarginSec, 0, 60);
+  const ns = section.namespace;
+  if (ns !== undefined && (typeof ns !== "string" || !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(ns))) {
+    problems.push({ message: `expected a Kubernetes namespace name (lower case letters, digits and '-', at most 63), received ${JSON.stringify(ns)}`, key: "namespace" });
+  }
+  // A holder gives a lease up at durationSec - skewMarginSec without a renewal: leave room for two tries.
+  if (problems.length === 0 && 2 * renewSec > durationSec - skewMarginSec) {
+    problems.push({ message: `renewSec ${renewSec} leaves no room for a failed renewal: need 2 x renewSec <= durationSec - skewMarginSec (${durationSec} - ${skewMarginSec})`, key: "renewSec" });
+  }
+  if (problems.length > 0) return { problems };
+  if (enabled === false) return undefined;
+  return { namespace: ns as string | undefined, durationSec, renewSec, skewMarginSec };
 }
 
 /** Most replicas one wallet list is split over (a config holds at most 50 wallets anyway). */
@@ -69,7 +119,12 @@ export function shardSchema(ctx: LoadContext): z.ZodType<ShardSettings | undefin
     if (value === undefined && envIndex === undefined && envCount === undefined) return undefined;
     if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) return fail("expected a mapping { index, count }");
     const section = (value ?? {}) as Record<string, unknown>;
-    for (const key of Object.keys(section)) if (key !== "index" && key !== "count") fail("unknown key", [key]);
+    for (const key of Object.keys(section)) if (key !== "index" && key !== "count" && key !== "lease") fail("unknown key", [key]);
+    const lease = parseLease(section.lease);
+    if (lease !== undefined && "problems" in lease) {
+      for (const p of lease.problems) fail(p.message, p.key === undefined ? ["lease"] : ["lease", p.key]);
+      return z.NEVER;
+    }
     const rawCount = envCount ?? section.count;
     const rawIndex = envIndex ?? section.index;
     if (rawCount === undefined) return fail("count is required (or set MM_SHARD_COUNT)", ["count"]);
@@ -79,7 +134,7 @@ export function shardSchema(ctx: LoadContext): z.ZodType<ShardSettings | undefin
     const index = parseIndex(rawIndex, ctx.env, envIndex !== undefined ? "MM_SHARD_INDEX" : "index");
     if (typeof index === "string") return fail(index, envIndex !== undefined ? [] : ["index"]);
     if (index >= count) return fail(`index ${index} is not below count ${count} (shards are numbered 0..${count - 1})`, ["index"]);
-    return { index, count };
+    return lease === undefined ? { index, count } : { index, count, lease };
   });
 }
 

@@ -5,12 +5,11 @@
  */
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { Decimal } from "decimal.js";
 import { runPoint, type PointResult } from "./run-point.js";
 import { ResultsWriter, readResults } from "./results.js";
+import { workerModule, type WorkerModule } from "./loader.js";
 import type { LoadedSweep, PointTask } from "./spec.js";
 
 export interface Shard {
@@ -36,6 +35,8 @@ export interface RunSweepOptions {
   shard?: Shard;
   /** Run at most this many new points, then stop (as if killed; tests, bench). */
   limit?: number;
+  /** The module the worker threads load (default: workerModule(), the compiled dist/ when fresh). */
+  worker?: WorkerModule;
   onProgress?: (p: SweepProgress) => void;
 }
 
@@ -46,13 +47,8 @@ export interface SweepOutcome {
   skipped: number;
   /** Points of this shard still to run (limit reached). */
   left: number;
-}
-
-/** The worker module: worker.ts through tsx in a source checkout, worker.js in a build. */
-function workerSetup(): { filename: string; execArgv: string[] } {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith(".ts")) return { filename: join(dirname(here), "worker.ts"), execArgv: ["--import", "tsx"] };
-  return { filename: join(dirname(here), "worker.js"), execArgv: [] };
+  /** What the worker threads loaded; undefined when no pool was started (workers 0, nothing to run). */
+  worker: WorkerModule | undefined;
 }
 
 function better(a: PointResult | undefined, b: PointResult): boolean {
@@ -96,11 +92,13 @@ export async function runSweep(sweep: LoadedSweep, o: RunSweepOptions): Promise<
   };
   report();
   const workers = o.workers ?? navigatorCores();
+  let worker: WorkerModule | undefined;
   try {
     if (workers === 0) {
       for (const t of todo) record(await runPoint(t));
     } else if (todo.length > 0) {
-      const { filename, execArgv } = workerSetup();
+      worker = o.worker ?? workerModule();
+      const { filename, execArgv } = worker;
       const threads = Math.min(workers, todo.length);
       const pool = new Piscina<PointTask, PointResult>({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
       try {
@@ -113,7 +111,7 @@ export async function runSweep(sweep: LoadedSweep, o: RunSweepOptions): Promise<
     writer.close();
   }
   const results = [...finished.values()].sort((a, b) => a.index - b.index);
-  return { results, ran, skipped: earlier.length, left: mine.length - finished.size };
+  return { results, ran, skipped: earlier.length, left: mine.length - finished.size, worker };
 }
 
 function navigatorCores(): number {

@@ -2,7 +2,8 @@
  * deploy/k8s renders with `kubectl kustomize` (skipped with a notice when kubectl is missing, a
  * failure under CI), and the rendered StatefulSet agrees with the image (Dockerfile) and the README:
  * command, port, probes, the config mount, the user; the shard count matches the replicas; the
- * Secret is a template; the ConfigMap's config is a valid sharded live config.
+ * Secret is a template; the ConfigMap's config is a valid sharded live config; the pods run under a
+ * service account allowed exactly what shard.lease needs (get, create, update on leases).
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -45,7 +46,7 @@ describe.skipIf(skip)("deploy/k8s", () => {
   const readme = readFileSync("README.md", "utf8");
 
   it("renders every object the deployment needs", () => {
-    expect(docs.map((d) => String(d.kind)).sort()).toEqual(["ConfigMap", "Namespace", "PodDisruptionBudget", "PodMonitor", "Secret", "Service", "StatefulSet"]);
+    expect(docs.map((d) => String(d.kind)).sort()).toEqual(["ConfigMap", "Namespace", "PodDisruptionBudget", "PodMonitor", "Role", "RoleBinding", "Secret", "Service", "ServiceAccount", "StatefulSet"]);
   });
 
   it("the StatefulSet runs the image's command on its port, with the probes the image and README use", () => {
@@ -99,6 +100,19 @@ describe.skipIf(skip)("deploy/k8s", () => {
     expect(matches(one("Service").spec.selector)).toBe(true);
   });
 
+  it("the pods run as a service account that may get, create and update leases in their namespace, and nothing else", () => {
+    const spec = one("StatefulSet").spec.template.spec;
+    const sa = one("ServiceAccount");
+    expect(spec.serviceAccountName).toBe(sa.metadata.name);
+    expect(spec.automountServiceAccountToken).toBe(true);
+    const role = one("Role");
+    expect(role.rules).toEqual([{ apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "create", "update"] }]);
+    const binding = one("RoleBinding");
+    expect(binding.roleRef).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: role.metadata.name });
+    expect(binding.subjects).toEqual([{ kind: "ServiceAccount", name: sa.metadata.name, namespace: one("Namespace").metadata.name }]);
+    for (const o of [sa, role, binding]) expect(o.metadata.namespace).toBe(one("Namespace").metadata.name);
+  });
+
   it("the Secret is a template with no real secret", () => {
     const secret = one("Secret");
     for (const [k, v] of Object.entries(secret.stringData as Record<string, string>)) expect(`${k}=${v}`).toMatch(/=REPLACE-ME$|=https:\/\/[a-z.-]+\.invalid$/);
@@ -116,6 +130,8 @@ describe.skipIf(skip)("deploy/k8s", () => {
       const cfg = applyShard(parseConfig(text, "config.yaml", { ...env, HOSTNAME: `mm-${pod}` }));
       expect(cfg.instance.id).toBe(`mm-prod-s${pod}`);
       expect(cfg.metrics.port).toBe(9464);
+      // Per-wallet Leases on, in the pod's own namespace (the service account's), default timing.
+      expect(cfg.shard?.lease).toEqual({ namespace: undefined, durationSec: 15, renewSec: 5, skewMarginSec: 2 });
       for (const w of cfg.wallets) expect(shardOf(w.address, 2)).toBe(pod);
       seen.push(...cfg.wallets.map((w) => w.address));
     }

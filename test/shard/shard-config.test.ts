@@ -103,3 +103,28 @@ describe("shard section", () => {
     expect(problems(`platform:\n  localAddress: eth0\n`)).toMatch(/platform\.localAddress: expected an IP address of this host/);
   });
 });
+
+describe("shard.lease", () => {
+  it("is off unless given; given, the defaults are 15 s leases renewed every 5 s with a 2 s clock margin", () => {
+    expect(parse("shard: { index: 0, count: 2 }\n").shard?.lease).toBeUndefined();
+    expect(parse("shard: { index: 0, count: 2, lease: {} }\n").shard?.lease).toEqual({ namespace: undefined, durationSec: 15, renewSec: 5, skewMarginSec: 2 });
+    expect(parse("shard: { index: 0, count: 2, lease: true }\n").shard?.lease).toEqual({ namespace: undefined, durationSec: 15, renewSec: 5, skewMarginSec: 2 });
+    expect(parse("shard: { index: 0, count: 2, lease: { enabled: false } }\n").shard?.lease).toBeUndefined();
+    expect(parse("shard: { index: 1, count: 2, lease: { namespace: mm-prod, durationSec: 30, renewSec: 10, skewMarginSec: 5 } }\n").shard?.lease).toEqual({
+      namespace: "mm-prod",
+      durationSec: 30,
+      renewSec: 10,
+      skewMarginSec: 5,
+    });
+  });
+
+  it("refuses, by key and in one pass, what it cannot use", () => {
+    const text = problems("shard: { index: 0, count: 2, lease: { namespace: Not_Valid, durationSec: 2, renewSec: 0, ttl: 3 } }\n");
+    expect(text).toContain("shard.lease.namespace");
+    expect(text).toContain("shard.lease.durationSec");
+    expect(text).toContain("shard.lease.renewSec");
+    expect(text).toMatch(/shard\.lease\.ttl.*unknown key/);
+    expect(problems("shard: { index: 0, count: 2, lease: { durationSec: 15, renewSec: 7 } }\n")).toMatch(/shard\.lease\.renewSec.*2 x renewSec <= durationSec - skewMarginSec/);
+    expect(problems("shard: { index: 0, count: 2, lease: 5 }\n")).toMatch(/shard\.lease.*expected a mapping/);
+  });
+});

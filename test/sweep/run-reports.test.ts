@@ -86,6 +86,7 @@ describe("sweep run reports", () => {
     // Every point is already in DIR a (a resumed sweep runs none): only the reports step is left.
     expect(await sweepCommand([join(dir, "sweep.yaml"), "--out", join(dir, "a"), "--workers", "1", "--reports", "0"], io)).toBe(0);
     expect(err.join("")).toContain("ran 0, skipped 2");
+    expect(err.join("")).toMatch(/1 worker\(s\) loading the (compiled dist\/|TypeScript sources through tsx) \(/);
     expect(out.join("")).not.toContain("run reports:");
     expect(await sweepCommand([join(dir, "sweep.yaml"), "--out", join(dir, "c"), "--reports", "many"], io)).toBe(2);
     expect(err.join("")).toContain("--reports: expected a whole number in 0..100");

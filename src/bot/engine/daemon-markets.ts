@@ -35,6 +35,8 @@ export interface MarketTimelineParts {
 export class MarketTimeline {
   private readonly phaseTimers = new Map<string, TimerHandle>();
   private readonly settled = new Set<string>();
+  /** The wallets' inventories are anchored (start-up done): settlements may be applied. */
+  private anchored = false;
   private selectedOnce = false;
 
   constructor(private readonly p: MarketTimelineParts) {}
@@ -132,10 +134,26 @@ export class MarketTimeline {
     this.phaseTimers.set(symbol, handle);
   }
 
-  /** Resolution / void moves inventory to cash (once per market). */
+  /**
+   * Start-up is done (the wallets' inventories are anchored to the platform's positions): apply the
+   * settlements seen so far, markets settled before this process started included. A market whose
+   * payout the platform has not made yet still lists its shares, so the inventory holds them and
+   * the settlement check watches the payout as if the daemon had not restarted; one already paid
+   * lists nothing and settles nothing. Held markets no selection follows (settled before the start,
+   * or dropped from the config) are read first (MarketRegistry.followHeld).
+   */
+  async settleKnown(): Promise<void> {
+    const { registry, inventory } = this.p;
+    const held = [...new Set(inventory.positions().filter((p) => p.qty !== 0n).map((p) => p.marketId))].filter((s) => registry.get(s) === undefined);
+    if (held.length > 0) await registry.followHeld(held);
+    this.anchored = true;
+    for (const e of registry.all()) this.noteSettlement(e.row.symbol);
+  }
+
+  /** Resolution / void moves inventory to cash (once per market, once the inventories are anchored). */
   private noteSettlement(symbol: string): void {
     const e = this.p.registry.get(symbol);
-    if (e === undefined || this.settled.has(symbol)) return;
+    if (!this.anchored || e === undefined || this.settled.has(symbol)) return;
     const row = e.row;
     const now = this.p.clock.now();
     if (row.status === "RESOLVED" && row.payoutNumerators !== null) {

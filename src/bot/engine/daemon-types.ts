@@ -9,6 +9,7 @@ import type { EngineObserver } from "../observer.js";
 import type { RiskHook } from "../risk/risk-hook.js";
 import type { WalletShutdownReport } from "./shutdown.js";
 import type { EngineTuning } from "./tuning.js";
+import type { LeaseApi } from "../guards/k8s-lease-client.js";
 
 export interface DaemonDeps {
   clock?: Clock;
@@ -40,6 +41,8 @@ export interface DaemonDeps {
    * from its configured private key. No config key, env var or flag sets it; `mm run` never does.
    */
   orderSigners?: (wallet: { name: string; address: string }) => OrderSigner;
+  /** shard.lease's Kubernetes API (tests: a fake server); default the pod's in-cluster API server. */
+  leaseApi?: LeaseApi;
 }
 
 export interface StartReport {

@@ -44,7 +44,9 @@ import { buildPlatformLink } from "./daemon-platform.js";
 import { DaemonTimers } from "./daemon-timers.js";
 import type { DaemonDeps, ShutdownReport, StartReport } from "./daemon-types.js";
 import { buildWalletRunners, startWallets } from "./daemon-wallets.js";
-import { shardHold } from "./shard-handoff.js";
+import { shardHold, type ShardStart } from "./shard-handoff.js";
+import { releaseLeases, stopLeasedWallet, walletLeasesFor } from "./shard-lease.js";
+import type { WalletLeases } from "../guards/wallet-lease.js";
 import { applyShard } from "../../config/shard-section.js";
 import type { HaltChange } from "../risk/types.js";
 import { GLOBAL } from "../risk/types.js";
@@ -59,7 +61,7 @@ import { DaemonOps } from "./ops.js";
 import type { EngineView, RiskHook } from "../risk/risk-hook.js";
 import { HaltControl, type KillReport } from "./halt-wiring.js";
 import { shutdownExitCode } from "./shutdown.js";
-import { logShutdownReports } from "./shutdown-report.js";
+import { logShutdownReports, type WalletShutdownReport } from "./shutdown-report.js";
 import type { RestTradeFeed } from "../market/trade-feed.js";
 import { fetchPlatformInfo, retrying, type PlatformInfo } from "./startup.js";
 import { engineViewOf, marksFrom, statusOf, type DaemonStatus } from "./status.js";
@@ -121,6 +123,10 @@ export class Daemon {
   private readonly startAbort = new AbortController();
   private running = false;
   private stopping: Promise<ShutdownReport> | undefined;
+  /** shard.lease: the wallets' Leases, and the stops of wallets whose lease was lost. */
+  private readonly leases: WalletLeases | undefined;
+  private readonly leaseLostStops = new Map<string, Promise<WalletShutdownReport>>();
+  private shardStart: ShardStart | undefined;
 
   constructor(
     readonly config: Config,
@@ -135,6 +141,8 @@ export class Daemon {
     this.tuning = { ...DEFAULT_TUNING, ...deps.tuning };
     this.log = deps.logger ?? createLogger({ level: config.log.level, name: "mm", clock: this.clock });
     const monotonic = deps.monotonic ?? (() => performance.now());
+    // Before anything that holds resources: a lease configured but unreachable refuses the start.
+    this.leases = walletLeasesFor(config, { api: deps.leaseApi, clock: this.clock, log: this.log, onLost: (w, why) => this.leaseLost(w, why) });
 
     // Risk and metrics are core: built here, always, before anything that reports to them.
     this.ops = new DaemonOps({ config, clock: this.clock, log: this.log, risk: () => this.coreRisk.facade, monotonic });
@@ -410,9 +418,12 @@ export class Daemon {
     this.data.start();
     this.trades.start();
 
-    const hold = shardHold(this.config, (a) => this.client.forWallet(a), this.clock, this.log);
-    const results = await startWallets(this.runners, signal, this.clock, this.tuning.startupWaitMs, this.log, hold);
+    this.shardStart = shardHold(this.config, (a) => this.client.forWallet(a), this.clock, this.log, this.leases);
+    const results = await startWallets(this.runners, signal, this.clock, this.tuning.startupWaitMs, this.log, this.shardStart?.hold);
     // stop() may have come while we waited: it owns the timers from then on.
+    if (this.stopping !== undefined) return { markets: [], wallets: results };
+    // Before the periodic drift checks: a payout awaited since before the restart is watched, not drift.
+    await this.markets.settleKnown();
     if (this.stopping !== undefined) return { markets: [], wallets: results };
     this.timers.startPeriodic();
     this.ops.probes.markStarted();
@@ -452,7 +463,9 @@ export class Daemon {
     this.quiet("daemon stopping");
     await Promise.all(this.runners.map((r) => r.stopQuoting()));
     const deadlineAtMs = this.clock.now() + this.config.shutdown.cancelDeadlineSec * 1000;
-    const wallets = await Promise.all(this.runners.map((r) => r.shutdown(deadlineAtMs)));
+    const leases = this.leases;
+    const wallets = await Promise.all(this.runners.map((r) => (leases === undefined ? r.shutdown(deadlineAtMs) : stopLeasedWallet(r, deadlineAtMs, leases, this.leaseLostStops, this.log))));
+    if (leases !== undefined) await releaseLeases(leases, wallets, this.log);
     this.running = false;
     this.gate.close();
     const exitCode = shutdownExitCode(wallets);
@@ -464,10 +477,28 @@ export class Daemon {
   /** Stop every timer and stream without cancelling anything (a hard kill, for restart tests). */
   abandon(): void {
     this.quiet("daemon abandoned");
+    this.leases?.stop();
     for (const r of this.runners) r.abandon();
     this.running = false;
     this.gate.close();
     void this.ops.close();
+  }
+
+  /**
+   * A wallet's lease was lost (not renewed in time, or taken): stop the wallet now, its orders
+   * cancelled, so it is never quoted by two replicas. A wallet still held at start-up was not
+   * started: its hold simply takes the lease again. Stopped for the rest of this process's life.
+   */
+  private leaseLost(wallet: string, why: string): void {
+    if (this.stopping !== undefined || this.shardStart?.handoff.isHolding(wallet) === true) return;
+    const runner = this.runners.find((r) => r.wallet === wallet);
+    if (runner === undefined || this.leaseLostStops.has(wallet)) return;
+    const stop = runner.shutdown(this.clock.now() + this.config.shutdown.cancelDeadlineSec * 1000);
+    this.leaseLostStops.set(wallet, stop);
+    void stop.then(
+      (report) => logShutdownReports(this.log, [report]),
+      (e: unknown) => this.log.error({ wallet, why, err: e instanceof Error ? e.message : String(e) }, "shard lease: stopping the wallet failed"),
+    );
   }
 
   /** Start-up aborted; every timer, poller and watch of the daemon stopped (the wallets are next). */

@@ -16,6 +16,12 @@
  *
  * A held wallet does not hold the replica's start-up or readiness back: a rolling update waits for
  * each new pod to be ready before it stops the next old one, which is what ends the wait.
+ *
+ * With `shard.lease` the wallet's Kubernetes Lease comes first (src/bot/guards/wallet-lease.ts):
+ * a wallet whose lease another replica holds is held the same way (same log line, looked at again
+ * every `pollMs`) until the lease is released or expires; then the order look above still applies
+ * (the old owner's last orders may still be ending). A lease request that fails holds the wallet
+ * too (the API server down at start-up: nothing is quoted until it answers).
  */
 import type { WalletClient } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
@@ -24,6 +30,7 @@ import { createdAtMsOf } from "../guards/instance-fence.js";
 import { parseClientOrderId } from "../orders/ids.js";
 import { notRecordedWindowMs } from "../orders/order-tracker.js";
 import { errorText } from "./errors.js";
+import type { WalletLeases } from "../guards/wallet-lease.js";
 
 export interface HandoffOptions {
   /** This replica's instance id, `<base>-s<index>`. */
@@ -36,6 +43,8 @@ export interface HandoffOptions {
   pollMs: number;
   clock: Clock;
   log: Logger;
+  /** Per-wallet Leases (shard.lease); absent: the order look alone. */
+  leases?: WalletLeases | undefined;
 }
 
 /** True for an order of another replica of `base` (or of `base` itself, unsharded). */
@@ -95,6 +104,15 @@ export class ShardHandoff {
    * aborts). A look that fails counts as held (and is tried again).
    */
   async prepare(wallet: string, api: WalletClient, signal: AbortSignal): Promise<HeldWallet | undefined> {
+    const lease = await this.takeLease(wallet, signal);
+    if (lease !== true) {
+      this.holding.set(wallet, this.o.clock.now());
+      this.o.log.warn(
+        { wallet, instance: this.o.instanceId, lease: this.o.leases?.nameOf(wallet), leaseHolder: lease.holder ?? null, why: lease.reason },
+        "shard hand-off: the wallet's lease is held by another replica; not quoting it until it is released or expires",
+      );
+      return { until: this.waitClear(wallet, api, signal) };
+    }
     const first = await this.look(wallet, api, signal);
     if (first !== undefined && first.open === 0 && first.recent === 0) return undefined;
     this.holding.set(wallet, this.o.clock.now());
@@ -106,11 +124,26 @@ export class ShardHandoff {
     return { until: this.waitClear(wallet, api, signal) };
   }
 
+  /** True while the wallet is held (not started yet): a lease lost meanwhile is simply taken again. */
+  isHolding(wallet: string): boolean {
+    return this.holding.has(wallet);
+  }
+
   private async waitClear(wallet: string, api: WalletClient, signal: AbortSignal): Promise<void> {
     const since = this.holding.get(wallet) ?? this.o.clock.now();
+    let leaseWasHeld = false;
     try {
       for (;;) {
         await this.o.clock.sleep(this.o.pollMs, signal);
+        const lease = await this.takeLease(wallet, signal);
+        if (lease !== true) {
+          leaseWasHeld = true;
+          continue;
+        }
+        if (leaseWasHeld) {
+          leaseWasHeld = false;
+          this.o.log.info({ wallet, lease: this.o.leases?.nameOf(wallet), waitedMs: this.o.clock.now() - since }, "shard hand-off: the wallet's lease is ours; looking at its orders");
+        }
         const l = await this.look(wallet, api, signal);
         if (l !== undefined && l.open === 0 && l.recent === 0) break;
       }
@@ -118,6 +151,25 @@ export class ShardHandoff {
       this.holding.delete(wallet);
     }
     this.o.log.info({ wallet, waitedMs: this.o.clock.now() - since }, "shard hand-off: the previous owner's orders have ended; starting the wallet");
+  }
+
+  /** True: the wallet's lease is ours (or leases are off). Otherwise who holds it, or why it is not known. */
+  private async takeLease(wallet: string, signal: AbortSignal): Promise<true | { holder: string | undefined; reason: string }> {
+    const leases = this.o.leases;
+    if (leases === undefined || leases.holds(wallet)) return true;
+    try {
+      const r = await leases.acquire(wallet);
+      if (signal.aborted) throw signal.reason;
+      if (r.acquired) {
+        if (r.takenFrom !== undefined) this.o.log.warn({ wallet, lease: leases.nameOf(wallet), from: r.takenFrom }, "shard hand-off: took over an expired lease");
+        return true;
+      }
+      return { holder: r.holder, reason: r.reason };
+    } catch (e) {
+      if (signal.aborted) throw e;
+      this.o.log.warn({ wallet, lease: leases.nameOf(wallet), api: leases.o.api.describe, err: errorText(e) }, "shard hand-off: lease request failed; the wallet stays held");
+      return { holder: undefined, reason: `lease request failed: ${errorText(e)}` };
+    }
   }
 
   private async look(wallet: string, api: WalletClient, signal: AbortSignal): Promise<HandoffLook | undefined> {
@@ -134,6 +186,18 @@ export class ShardHandoff {
 /** How long a held wallet waits between looks. */
 export const HANDOFF_POLL_MS = 2_000;
 
+/** The base instance id of a sharded replica's `<base>-s<index>`. */
+export function shardBase(id: string, index: number): string {
+  const suffix = `-s${index}`;
+  return id.endsWith(suffix) ? id.slice(0, -suffix.length) : id;
+}
+
+/** A sharded replica's start-up hold, and the hand-off behind it (isHolding). */
+export interface ShardStart {
+  hold: (wallet: string, signal: AbortSignal) => Promise<HeldWallet | undefined>;
+  handoff: ShardHandoff;
+}
+
 /**
  * The start-up hold of a sharded replica (config already through applyShard): for each wallet,
  * undefined to start it now or a promise of the moment its predecessor is gone. Unsharded: none.
@@ -143,19 +207,20 @@ export function shardHold(
   forWallet: (address: string) => WalletClient,
   clock: Clock,
   log: Logger,
-): ((wallet: string, signal: AbortSignal) => Promise<HeldWallet | undefined>) | undefined {
+  leases?: WalletLeases,
+): ShardStart | undefined {
   const shard = config.shard;
   if (shard === undefined) return undefined;
-  const suffix = `-s${shard.index}`;
   const id = config.instance.id;
   const handoff = new ShardHandoff({
     instanceId: id,
-    base: id.endsWith(suffix) ? id.slice(0, -suffix.length) : id,
+    base: shardBase(id, shard.index),
     quietMs: notRecordedWindowMs(config.platform.requestTimeoutMs),
     pollMs: HANDOFF_POLL_MS,
     clock,
     log: log.child({ component: "handoff" }),
+    leases,
   });
   const address = (wallet: string): string => config.wallets.find((w) => w.address.toLowerCase() === wallet)?.address ?? wallet;
-  return (wallet, signal) => handoff.prepare(wallet, forWallet(address(wallet)), signal);
+  return { hold: (wallet, signal) => handoff.prepare(wallet, forWallet(address(wallet)), signal), handoff };
 }

@@ -18,6 +18,9 @@ import { discoverCandidates, refreshRows, type DiscoveryConfig, type DiscoveryRe
 import { assignMarkets, outcomeTokenIds, selectMarkets, type WalletMarkets } from "./market-selection.js";
 import type { EngineObserver } from "../observer.js";
 
+/** Pages of the post-trading markets list (500 rows each) looked through for held markets (followHeld). */
+const HELD_SCAN_PAGES = 20;
+
 export interface MarketEntry {
   row: MarketSummary;
   selected: boolean;
@@ -210,6 +213,49 @@ export class MarketRegistry {
       if (changed) this.emit(row.symbol, "row");
     }
     if (failed.length > 0) this.o.log.debug({ markets: failed }, "market rows not refreshed");
+  }
+
+  /**
+   * Follow markets where a wallet holds shares but which no selection brought in (one settled
+   * before this process started, say): their rows are read and kept, not selected, so a settlement
+   * already made is seen (daemon-markets.ts `settleKnown`) and a later one too (`refreshStatus`).
+   * Positions name markets by symbol and the detail route takes a slug, so a row is read by
+   * `GET /api/markets/{symbol}` when the slug is the symbol, else looked for in the post-trading
+   * list (`closed=true`, at most HELD_SCAN_PAGES pages). A market not found is logged and skipped.
+   * Returns the symbols now followed.
+   */
+  async followHeld(symbols: readonly string[]): Promise<string[]> {
+    const missing = new Set(symbols.filter((s) => !this.entries.has(s)));
+    const found: MarketSummary[] = [];
+    for (const symbol of [...missing]) {
+      const row = await this.o.api.markets.get(symbol).then(
+        (r) => r.data,
+        () => undefined,
+      );
+      if (row?.symbol === symbol) {
+        found.push(row);
+        missing.delete(symbol);
+      }
+    }
+    if (missing.size > 0) {
+      try {
+        let pages = 0;
+        for await (const page of this.o.api.markets.pages({ closed: true })) {
+          for (const m of page.data.markets) {
+            if (!missing.has(m.symbol)) continue;
+            found.push(m);
+            missing.delete(m.symbol);
+          }
+          if (missing.size === 0 || ++pages >= HELD_SCAN_PAGES) break;
+        }
+      } catch (e) {
+        this.o.log.warn({ markets: [...missing], err: e instanceof Error ? e.message : String(e) }, "held markets: the closed markets list could not be read");
+      }
+    }
+    const now = this.o.clock.now();
+    for (const row of found) if (!this.entries.has(row.symbol)) this.entries.set(row.symbol, { row, selected: false, wallet: undefined, readAtMs: now });
+    if (missing.size > 0) this.o.log.warn({ markets: [...missing] }, "held markets not found: their settlement is not checked");
+    return found.map((r) => r.symbol);
   }
 
   /** Stop following a market (its orders are gone). */

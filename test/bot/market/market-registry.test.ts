@@ -216,3 +216,32 @@ describe("refreshStatus", () => {
     expect(transport.requests).toEqual([]);
   });
 });
+
+describe("followHeld: markets where shares are held but no selection follows", () => {
+  it("reads a row by symbol when the slug is the symbol, keeps it unselected, and says nothing of it as selected", async () => {
+    const late = marketRow({ symbol: "LATE", slug: "LATE", status: "RESOLVED" });
+    const { reg, notices, transport } = setup([], { details: [late] });
+    expect(await reg.followHeld(["LATE"])).toEqual(["LATE"]);
+    expect(reg.get("LATE")).toMatchObject({ selected: false, wallet: undefined, row: { status: "RESOLVED" } });
+    expect(reg.selected()).toEqual([]);
+    expect(notices).toEqual([]);
+    expect(transport.requests.filter((r) => r.path.startsWith("/api/markets?"))).toEqual([]);
+  });
+
+  it("finds a market whose slug is not its symbol in the post-trading list (closed=true)", async () => {
+    const late = marketRow({ symbol: "LATE", slug: "will-it-rain", status: "RESOLVED" });
+    const { reg, transport } = setup([late]);
+    expect(await reg.followHeld(["LATE"])).toEqual(["LATE"]);
+    expect(reg.get("LATE")?.row.slug).toBe("will-it-rain");
+    expect(transport.requests.some((r) => r.path.startsWith("/api/markets?") && r.path.includes("closed=true"))).toBe(true);
+  });
+
+  it("skips markets already followed and markets found nowhere", async () => {
+    const a = marketRow({ symbol: "A" });
+    const { reg } = setup([a], { slugs: ["A"] });
+    await reg.refreshSelection();
+    expect(await reg.followHeld(["A", "GONE"])).toEqual([]);
+    expect(reg.get("GONE")).toBeUndefined();
+    expect(reg.get("A")?.selected).toBe(true);
+  });
+});
