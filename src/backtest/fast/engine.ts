@@ -51,6 +51,7 @@ import { ExposureBook, trackerVersion } from "../../bot/risk/exposure-book.js";
 import { MAX_PLACE_BATCH, rateBudget } from "../../bot/engine/executor.js";
 import { DEFAULT_TUNING } from "../../bot/engine/tuning.js";
 import { riskTuningOf } from "../../bot/risk/core-risk.js";
+import type { EngineView } from "../../bot/risk/risk-hook.js";
 import type { LatencyModel } from "../models/latency.js";
 import { queueModelFactory, type QueueModelFactory, type QueueModelSpec } from "../models/queue.js";
 import { OutcomeBook, type ExchangeFill } from "./exchange-model.js";
@@ -245,6 +246,25 @@ export class FastEngine {
   private nextTrade = 0;
   private readonly report: FastReport;
   private readonly series: SeriesRecorder | undefined;
+  /**
+   * What a risk hook reads of the rest of the engine (RiskContext.engine), as the daemon's
+   * engineViewOf gives it: the one wallet, the markets, and marks at the books the strategy has seen.
+   */
+  private readonly engineView: EngineView = {
+    wallets: () => [WALLET],
+    markets: () => this.marketList,
+    liveOrders: (wallet, marketId) => (wallet.toLowerCase() === WALLET ? this.tracker.liveOrders(marketId) : []),
+    positions: (wallet, marketId) => this.inventory.positions(wallet, marketId),
+    pnl: (wallet) => this.inventory.pnl(wallet, this.seenMark),
+    mark: (marketId, outcome) => this.seenMark(marketId, outcome),
+    outcomeCount: (marketId) => this.markets.get(marketId)?.outcomeCount,
+  };
+  /** Mid of an outcome's book as the strategy last saw it; undefined without a two-sided book. */
+  private readonly seenMark = (marketId: string, outcome: number): Micros | undefined => {
+    const b = this.markets.get(marketId)?.seen.get(outcome);
+    if (b === undefined || b.bids.length === 0 || b.asks.length === 0) return undefined;
+    return (b.bids.price(0) + b.asks.price(0)) / 2n;
+  };
 
   constructor(o: FastOptions) {
     this.o = o;
@@ -558,7 +578,7 @@ export class FastEngine {
         inventory,
         live,
         stream: { subscribed: true, downSinceMs: undefined },
-        engine: undefined as never,
+        engine: this.engineView,
       },
       signals: this.signals.view(WALLET, symbol, nowMs),
       // The neg-risk event group, as the daemon's shell gathers it (risk.maxEventLoss, StrategyInput.eventGroup).
