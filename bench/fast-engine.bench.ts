@@ -10,6 +10,10 @@
  * The main figure is with the default feed (poll: the strategy sees books as the daemon's poller
  * reads them, see FeedModel); `fast_engine_feed_every_events_per_sec` lets every recorded book reach
  * the strategy (a cycle per book instant, the most work per event).
+ * fast_engine_cpu_per_cycle_us is the poll run's CPU time over its quote cycles (everything, the
+ * exchange model included). fast_engine_dense_events_per_sec and fast_engine_extra_event_ns play one
+ * market walk over the same span with books every 250 ms and every 25 ms (denseEvents): the strategy
+ * sees books at the poller's cadence either way, so the extra events cost the exchange model only.
  * Time is process CPU time. BENCH_FAST_EVENTS (default 600,000) sets the number of events.
  */
 import { parseConfig } from "../src/config/index.js";
@@ -61,7 +65,7 @@ function row(symbol: string): string {
   });
 }
 
-function events(n: number): DataEvent[] {
+export function events(n: number): DataEvent[] {
   const rng = new Rng(11);
   const out: DataEvent[] = [];
   let seq = 0;
@@ -82,6 +86,40 @@ function events(n: number): DataEvent[] {
         out.push({ kind: "trade", seq: ++seq, ts: ts + 10, id: `t${++tid}`, symbol: s, outcome: 0, side: buy ? "BUY" : "SELL", price: BigInt(buy ? m + 5 : m - 5) * 1000n, quantity: BigInt(rng.range(1, 30)) * 1_000_000n, tradeTs: ts + 10 });
       }
     });
+  }
+  return out;
+}
+
+/**
+ * The same market over `steps` steps of 250 ms, with `sub` books per outcome per step: the mids and
+ * the trades are drawn from one stream and move once a step (so `sub` does not change them); the
+ * sizes of every book from another, redrawn at each of the `sub` instants (25 ms apart at sub 10).
+ * In time order; a step's trades come after its first books, at the same instant.
+ */
+export function denseEvents(steps: number, sub: number): DataEvent[] {
+  const walk = new Rng(21);
+  const sizes = new Rng(22);
+  const out: DataEvent[] = [];
+  let seq = 0;
+  for (const s of SYMBOLS) out.push({ kind: "market", seq: ++seq, ts: T0, symbol: s, status: "OPEN", row: row(s) });
+  const mids = SYMBOLS.map(() => 500);
+  let tid = 0;
+  const lv = (ticks: number[]) => Levels.of(ticks.map((t) => [BigInt(t) * 1000n, BigInt(sizes.range(20, 200)) * 1_000_000n] as const));
+  for (let k = 1; k <= steps; k++) {
+    const ts = T0 + 250 * k;
+    for (let j = 0; j < sub; j++) {
+      const t = ts + Math.floor((250 * j) / sub);
+      SYMBOLS.forEach((s, i) => {
+        if (j === 0) mids[i] = Math.min(900, Math.max(100, mids[i]! + (walk.bool() ? 1 : -1) * walk.range(0, 2)));
+        const m = mids[i]!;
+        out.push({ kind: "book", seq: ++seq, ts: t, symbol: s, outcome: 0, serverTs: t, bids: lv([m - 5, m - 6, m - 7]), asks: lv([m + 5, m + 6, m + 7]) });
+        out.push({ kind: "book", seq: ++seq, ts: t, symbol: s, outcome: 1, serverTs: t, bids: lv([1000 - m - 5, 1000 - m - 6, 1000 - m - 7]), asks: lv([1000 - m + 5, 1000 - m + 6, 1000 - m + 7]) });
+        if (j === 0 && walk.range(0, 3) === 0) {
+          const buy = walk.bool();
+          out.push({ kind: "trade", seq: ++seq, ts: t, id: `t${++tid}`, symbol: s, outcome: 0, side: buy ? "BUY" : "SELL", price: BigInt(buy ? m + 5 : m - 5) * 1000n, quantity: BigInt(walk.range(1, 30)) * 1_000_000n, tradeTs: t });
+        }
+      });
+    }
   }
   return out;
 }
@@ -155,5 +193,42 @@ log: { level: silent }
   const everyRate = evs.length / (everyMs / 1000);
   console.log(`# feed every: ${everyReport.cycles} cycles, ${everyReport.orders.placed} orders placed, ${everyReport.totals.fills} fills, net ${everyReport.totals.net}`);
   console.log(`BENCH fast_engine_feed_every_events_per_sec ${Math.round(everyRate)} events/s ratio=${(everyRate / bareRate).toFixed(4)}`);
+  console.log(`BENCH fast_engine_cpu_per_cycle_us ${((ms * 1000) / report.cycles).toFixed(1)} us`);
+  // Where the time goes as the data gets denser: the same market and span with a book per outcome
+  // every 250 ms (sparse) and every 25 ms (dense). The strategy sees books at the poller's cadence
+  // either way, so the cycles hardly change; the extra events cost only the exchange model.
+  const steps = Math.ceil(N / (SYMBOLS.length * 2 * 10 + 2));
+  const sparse = denseEvents(steps, 1);
+  const dense = denseEvents(steps, 10);
+  const play = (list: readonly DataEvent[]) => {
+    let i = 0;
+    const t = cpuMs();
+    const r = runFastBacktest({ config, source: { describe: "bench", next: () => list[i++] }, latency: constantLatency(20, 20), queue: { kind: "risk-averse" }, seed: 1 });
+    return { ms: cpuMs() - t, r };
+  };
+  play(sparse.slice(0, 20_000));
+  // Alternated, three of each, medians: the difference is small against the machine's noise.
+  const sps: ReturnType<typeof play>[] = [];
+  const dns: ReturnType<typeof play>[] = [];
+  for (let k = 0; k < 3; k++) {
+    sps.push(play(sparse));
+    dns.push(play(dense));
+  }
+  const mid = (xs: ReturnType<typeof play>[]) => [...xs].sort((a, b) => a.ms - b.ms)[1]!;
+  const sp = mid(sps);
+  const dn = mid(dns);
+  const bareDense: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    const t = cpuMs();
+    bare(dense);
+    bareDense.push(cpuMs() - t);
+  }
+  bareDense.sort((x, y) => x - y);
+  const denseRate = dense.length / (dn.ms / 1000);
+  const marginalNs = ((dn.ms - sp.ms) * 1e6) / (dense.length - sparse.length);
+  console.log(`# same span, books every 250 ms: ${sparse.length} events, ${sp.r.cycles} cycles, ${sp.r.totals.fills} fills, ${sps.map((x) => x.ms.toFixed(0)).join(" ")} ms CPU; every 25 ms: ${dense.length} events, ${dn.r.cycles} cycles, ${dn.r.totals.fills} fills, ${dns.map((x) => x.ms.toFixed(0)).join(" ")} ms CPU (medians used)`);
+  console.log(`BENCH fast_engine_dense_events_per_sec ${Math.round(denseRate)} events/s ratio=${(denseRate / (dense.length / (bareDense[1]! / 1000))).toFixed(4)}`);
+  // Can come out near zero or below when the noise is larger than the difference: read the # line.
+  console.log(`BENCH fast_engine_extra_event_ns ${Math.round(marginalNs)} ns`);
   return Promise.resolve();
 }

@@ -7,6 +7,7 @@
  */
 
 import type { SeriesReport } from "./series.js";
+import type { ReplayStats } from "../sim/flow/replay.js";
 
 /** Report format version: bumped when a field changes meaning. */
 export const REPORT_VERSION = 3;
@@ -97,30 +98,17 @@ export interface RunFacts {
   };
 }
 
-/** A replayed recording: the data set and what its replay did in the simulator. */
-export interface ReplayFacts {
-  dir: string;
-  /** Market, book and trade events applied (up to the end of trading). */
-  events: number;
-  /** Status moves applied to the simulator's lifecycle, and refused by it. */
-  statusMoves: number;
-  statusRefused: number;
-  /** Books replayed; NO books of binary markets skipped (the complement of YES); books while the market took no orders. */
-  books: number;
-  booksComplement: number;
-  booksHeld: number;
-  /** Liquidity orders posted and cancelled; posted shares that traded at once against our orders. */
-  liquidityPosted: number;
-  liquidityCancelled: number;
+/**
+ * A replayed recording: the data set and what its replay did in the simulator, i.e. the replay's
+ * counters (ReplayStats, whose fields say what each counts) with its share quantities as decimal
+ * strings: liquidityCrossedQty, tradeQty and tradeFilledQty as liquidityCrossedShares, tradeShares
+ * and tradeFilledShares.
+ */
+export type ReplayFacts = { dir: string } & Omit<ReplayStats, "liquidityCrossedQty" | "tradeQty" | "tradeFilledQty"> & {
   liquidityCrossedShares: string;
-  /** Recorded trades sent as IOC orders; skipped (market not OPEN); recorded and filled shares. */
-  trades: number;
-  tradesSkipped: number;
   tradeShares: string;
   tradeFilledShares: string;
-  /** Events of markets the simulator does not list. */
-  unknownSymbol: number;
-}
+};
 
 export type MarkSource = "resolution" | "void" | "book_mid" | "last_trade" | "none";
 

@@ -5,10 +5,10 @@
  * account's fills as they happen. PnL is the daemon's own arithmetic (`Inventory`, average cost,
  * marked at the mid of the last book read), over every wallet of the run.
  */
-import { formatMicros, ONE, type Micros } from "../core/money.js";
+import { formatMicros, type Micros } from "../core/money.js";
 import { FillLedger } from "../bot/fills/fill-ledger.js";
 import { Inventory } from "../bot/fills/inventory.js";
-import type { FastMarketFigures } from "../backtest/fast/engine.js";
+import { addFill, emptySums, marketFigures, type FastMarketFigures, type FigureTotals, type MarketFigureInput, type MarketSums } from "../backtest/market-figures.js";
 import { renderHtmlReport } from "../backtest/report-html/html.js";
 import { SeriesRecorder, type SeriesProbe, type SeriesReport } from "../backtest/series.js";
 import { labelsOf, seriesLines, textTable } from "../backtest/summary.js";
@@ -27,23 +27,12 @@ export interface PaperReport {
   events: { book: number; trade: number };
   orders: { placed: number; accepted: number; rejected: number; rejectCodes: Record<string, number>; cancels: number };
   markets: FastMarketFigures[];
-  totals: { fills: number; volume: string; fees: string; realised: string; unrealised: string; net: string };
+  totals: FigureTotals;
   /** Each wallet's paper cash at the end (total and locked by open orders). */
   wallets: { address: string; cash: string; locked: string }[];
   series?: SeriesReport;
 }
 
-interface MarketSums {
-  fills: number;
-  makerFills: number;
-  takerFills: number;
-  volume: Micros;
-  bought: Micros;
-  sold: Micros;
-  buyNotional: bigint;
-  sellNotional: bigint;
-  fees: Micros;
-}
 
 /** Follows the account's fills into the daemon's ledger and inventory arithmetic and the series. */
 export class PaperReporter {
@@ -79,21 +68,10 @@ export class PaperReporter {
     this.inventory.applyLedgerResult(r);
     let s = this.sums.get(f.marketId);
     if (s === undefined) {
-      s = { fills: 0, makerFills: 0, takerFills: 0, volume: 0n, bought: 0n, sold: 0n, buyNotional: 0n, sellNotional: 0n, fees: 0n };
+      s = emptySums();
       this.sums.set(f.marketId, s);
     }
-    s.fills++;
-    if (f.role === "maker") s.makerFills++;
-    else s.takerFills++;
-    s.volume += f.qty;
-    if (f.side === "BUY") {
-      s.bought += f.qty;
-      s.buyNotional += f.price * f.qty;
-    } else {
-      s.sold += f.qty;
-      s.sellNotional += f.price * f.qty;
-    }
-    s.fees += f.fee;
+    addFill(s, f);
     this.series.fill({ ts: f.ts, marketId: f.marketId, outcome: f.outcome, side: f.side, role: f.role, price: f.price, qty: f.qty, fee: f.fee });
   }
 
@@ -162,16 +140,8 @@ export class PaperReporter {
   finish(nowMs: number): PaperReport {
     this.advance(nowMs);
     const a = this.account;
-    const markets: FastMarketFigures[] = [];
-    let fills = 0;
-    let volume = 0n;
-    let fees = 0n;
-    let realised = 0n;
-    let unrealised = 0n;
-    let net = 0n;
+    const rows: MarketFigureInput[] = [];
     for (const symbol of [...this.sums.keys()].sort()) {
-      const s = this.sums.get(symbol)!;
-      const pnl = this.pnl(symbol);
       const positions: Record<string, string> = {};
       const count = a.markets.get(symbol)?.outcomeCount ?? 2;
       for (let o = 0; o < count; o++) {
@@ -179,29 +149,9 @@ export class PaperReporter {
         for (const w of a.wallets()) q += this.inventory.summary(w, symbol, o).qty;
         if (q !== 0n) positions[String(o)] = formatMicros(q);
       }
-      markets.push({
-        symbol,
-        fills: s.fills,
-        makerFills: s.makerFills,
-        takerFills: s.takerFills,
-        volume: formatMicros(s.volume),
-        boughtShares: formatMicros(s.bought),
-        soldShares: formatMicros(s.sold),
-        buyNotional: formatMicros(s.buyNotional / ONE),
-        sellNotional: formatMicros(s.sellNotional / ONE),
-        fees: formatMicros(s.fees),
-        realised: formatMicros(pnl.realised),
-        unrealised: formatMicros(pnl.unrealised),
-        net: formatMicros(pnl.net),
-        positions,
-      });
-      fills += s.fills;
-      volume += s.volume;
-      fees += s.fees;
-      realised += pnl.realised;
-      unrealised += pnl.unrealised;
-      net += pnl.net;
+      rows.push({ symbol, sums: this.sums.get(symbol)!, pnl: this.pnl(symbol), positions });
     }
+    const { markets, totals } = marketFigures(rows);
     const c = a.counts;
     return {
       engine: "paper",
@@ -214,7 +164,7 @@ export class PaperReporter {
       events: { book: c.books, trade: c.trades },
       orders: { placed: c.placed, accepted: c.accepted, rejected: c.rejected, rejectCodes: { ...c.rejectCodes }, cancels: c.cancels },
       markets,
-      totals: { fills, volume: formatMicros(volume), fees: formatMicros(fees), realised: formatMicros(realised), unrealised: formatMicros(unrealised), net: formatMicros(net) },
+      totals,
       wallets: a.wallets().map((w) => ({ address: w, cash: formatMicros(a.cash(w)), locked: formatMicros(a.lockedCash(w)) })),
       series: this.series.finish(nowMs),
     };

@@ -51,10 +51,15 @@ import { ExposureBook, trackerVersion } from "../../bot/risk/exposure-book.js";
 import { MAX_PLACE_BATCH, rateBudget } from "../../bot/engine/executor.js";
 import { DEFAULT_TUNING } from "../../bot/engine/tuning.js";
 import { riskTuningOf } from "../../bot/risk/core-risk.js";
+import type { EngineView } from "../../bot/risk/risk-hook.js";
 import type { LatencyModel } from "../models/latency.js";
 import { queueModelFactory, type QueueModelFactory, type QueueModelSpec } from "../models/queue.js";
 import { OutcomeBook, type ExchangeFill } from "./exchange-model.js";
+import type { OwnOrderView } from "../../bot/quote/own-orders.js";
 import { fastSeries } from "../series-fast.js";
+import { addFill, emptySums, marketFigures, type FastMarketFigures, type FigureTotals, type MarketFigureInput, type MarketSums } from "../market-figures.js";
+
+export type { FastMarketFigures };
 import type { SeriesRecorder, SeriesReport } from "../series.js";
 
 /** What the fast engine reads: market events in time order (sources.ts builds them). */
@@ -95,26 +100,6 @@ export interface FastOptions {
 export type FeedModel = "poll" | "every";
 export const FEED_MODELS: readonly FeedModel[] = ["poll", "every"];
 
-export interface FastMarketFigures {
-  symbol: string;
-  fills: number;
-  makerFills: number;
-  takerFills: number;
-  /** Shares traded (bought + sold), decimal string. */
-  volume: string;
-  boughtShares: string;
-  soldShares: string;
-  /** Sums of price x quantity of the buys / sells (micro-exact). */
-  buyNotional: string;
-  sellNotional: string;
-  fees: string;
-  realised: string;
-  unrealised: string;
-  net: string;
-  /** Position per outcome at the end, decimal strings. */
-  positions: Record<string, string>;
-}
-
 export interface FastReport {
   engine: "fast";
   source: string;
@@ -123,7 +108,7 @@ export interface FastReport {
   cycles: number;
   orders: { placed: number; accepted: number; rejected: number; rejectCodes: Record<string, number>; cancels: number; rateDeferred: number };
   markets: FastMarketFigures[];
-  totals: { fills: number; volume: string; fees: string; realised: string; unrealised: string; net: string };
+  totals: FigureTotals;
   firstTs: number | null;
   lastTs: number | null;
   /** With `series: true`: equity, inventory, quotes, fills and markouts over time (series.ts). */
@@ -135,6 +120,12 @@ interface BookState {
   asks: Levels;
   ts: number;
   seq: number;
+  /**
+   * The strategy's view of this book, built the first time a cycle reads it and kept while the
+   * book is the one seen (as the daemon's market data keeps one snapshot per read): a book is
+   * read by many cycles (refresh, fills) and its levels never change.
+   */
+  quoted: QuotedBook | undefined;
 }
 
 function sameLevels(a: Levels, b: Levels): boolean {
@@ -155,19 +146,12 @@ interface MarketState {
   trades: TradeView[];
   strategy: StrategyState | undefined;
   exchange: Map<number, OutcomeBook>;
-  fills: number;
-  makerFills: number;
-  takerFills: number;
-  volume: Micros;
-  bought: Micros;
-  sold: Micros;
-  /** Sums of price x quantity, micros squared (exact). */
-  buyNotional: bigint;
-  sellNotional: bigint;
-  fees: Micros;
+  /** Our fills' sums (the report's row). */
+  sums: MarketSums;
 }
 
 const WALLET = "0x000000000000000000000000000000000000fa57";
+const NO_OWN: readonly OwnOrderView[] = [];
 /** The daemon's rule (wallet-runner.ts): terminal, settled orders go this long after their last event. */
 const PRUNE_AFTER_MS = 60_000;
 const PRUNE_EVERY_MS = 1_000;
@@ -198,6 +182,19 @@ function levelsView(l: Levels, depth: number): BookLevel[] {
   const out: BookLevel[] = [];
   for (let i = 0; i < l.length && i < depth; i++) out.push({ price: l.price(i), size: l.quantity(i) });
   return out;
+}
+
+/**
+ * The strategy's view of a seen book, built once per book (see BookState.quoted). Recorded books
+ * hold no order of ours: nothing to take out. `trades` is the market's list itself (as the daemon's
+ * trade feed hands its stored list), so a kept view stays current.
+ */
+function quotedOf(symbol: string, m: MarketState, outcome: number, b: BookState, depth: number): QuotedBook {
+  return (b.quoted ??= {
+    snapshot: { symbol, outcome, view: { bids: levelsView(b.bids, depth), asks: levelsView(b.asks, depth), updatedAtMs: b.ts }, fetchedAtMs: b.ts, sentSeq: b.seq },
+    own: NO_OWN,
+    trades: m.trades,
+  });
 }
 
 /**
@@ -239,6 +236,9 @@ export class FastEngine {
   private readonly minBookIntervalMs = DEFAULT_TUNING.minBookIntervalMs;
   private busy = false;
   private now = 0;
+  /** budget()'s answer at `budgetAt`, until a request takes room. */
+  private budgetNow: { cancels: number; places: number } | undefined;
+  private budgetAt = -1;
   private bookSeq = 0;
   private prunedAt = 0;
   private ended = false;
@@ -246,6 +246,25 @@ export class FastEngine {
   private nextTrade = 0;
   private readonly report: FastReport;
   private readonly series: SeriesRecorder | undefined;
+  /**
+   * What a risk hook reads of the rest of the engine (RiskContext.engine), as the daemon's
+   * engineViewOf gives it: the one wallet, the markets, and marks at the books the strategy has seen.
+   */
+  private readonly engineView: EngineView = {
+    wallets: () => [WALLET],
+    markets: () => this.marketList,
+    liveOrders: (wallet, marketId) => (wallet.toLowerCase() === WALLET ? this.tracker.liveOrders(marketId) : []),
+    positions: (wallet, marketId) => this.inventory.positions(wallet, marketId),
+    pnl: (wallet) => this.inventory.pnl(wallet, this.seenMark),
+    mark: (marketId, outcome) => this.seenMark(marketId, outcome),
+    outcomeCount: (marketId) => this.markets.get(marketId)?.outcomeCount,
+  };
+  /** Mid of an outcome's book as the strategy last saw it; undefined without a two-sided book. */
+  private readonly seenMark = (marketId: string, outcome: number): Micros | undefined => {
+    const b = this.markets.get(marketId)?.seen.get(outcome);
+    if (b === undefined || b.bids.length === 0 || b.asks.length === 0) return undefined;
+    return (b.bids.price(0) + b.asks.price(0)) / 2n;
+  };
 
   constructor(o: FastOptions) {
     this.o = o;
@@ -377,15 +396,7 @@ export class FastEngine {
         trades: [],
         strategy: undefined,
         exchange: new Map(),
-        fills: 0,
-        makerFills: 0,
-        takerFills: 0,
-        volume: 0n,
-        bought: 0n,
-        sold: 0n,
-        buyNotional: 0n,
-        sellNotional: 0n,
-        fees: 0n,
+        sums: emptySums(),
       });
       this.marketList = [...this.markets.keys()];
       this.follow(ev.symbol, outcomeCount);
@@ -403,7 +414,7 @@ export class FastEngine {
     const m = this.markets.get(ev.symbol);
     if (m === undefined) return;
     this.deliverFills(ev.symbol, this.outcomeBook(m, ev.outcome).onBook(ev.bids, ev.asks));
-    const b: BookState = { bids: ev.bids, asks: ev.asks, ts: ev.ts, seq: ++this.bookSeq };
+    const b: BookState = { bids: ev.bids, asks: ev.asks, ts: ev.ts, seq: ++this.bookSeq, quoted: undefined };
     m.books.set(ev.outcome, b);
     if (this.feed === "every") {
       m.seen.set(ev.outcome, b);
@@ -527,10 +538,11 @@ export class FastEngine {
         raw.set(o, undefined);
         continue;
       }
-      const snap: BookSnapshot = { symbol, outcome: o, view: { bids: levelsView(b.bids, depth), asks: levelsView(b.asks, depth), updatedAtMs: b.ts }, fetchedAtMs: b.ts, sentSeq: b.seq };
-      raw.set(o, snap);
-      // Recorded books hold no order of ours: nothing to take out.
-      books.set(o, { snapshot: snap, own: [], trades: m.trades });
+      // Recorded books hold no order of ours: nothing to take out. `trades` is the market's list
+      // itself (as the daemon's trade feed hands its stored list), so a kept view stays current.
+      const q = quotedOf(symbol, m, o, b, depth);
+      raw.set(o, q.snapshot);
+      books.set(o, q);
     }
     const live = this.tracker.liveOrders(symbol);
     const inventory = this.inventory.positionViews(WALLET, symbol);
@@ -566,7 +578,7 @@ export class FastEngine {
         inventory,
         live,
         stream: { subscribed: true, downSinceMs: undefined },
-        engine: undefined as never,
+        engine: this.engineView,
       },
       signals: this.signals.view(WALLET, symbol, nowMs),
       // The neg-risk event group, as the daemon's shell gathers it (risk.maxEventLoss, StrategyInput.eventGroup).
@@ -580,8 +592,9 @@ export class FastEngine {
       symbol,
       {
         book: (s) => {
-          const b = this.markets.get(s)?.seen.get(0);
-          return b === undefined ? undefined : { bids: levelsView(b.bids, depth), asks: levelsView(b.asks, depth), updatedAtMs: b.ts };
+          const x = this.markets.get(s);
+          const b = x?.seen.get(0);
+          return x === undefined || b === undefined ? undefined : quotedOf(s, x, 0, b, depth).snapshot.view;
         },
         positions: (s) => this.inventory.positionViews(WALLET, s),
       },
@@ -592,14 +605,23 @@ export class FastEngine {
     return this.gate.remainingFor("POST", path, WALLET);
   }
 
-  /** The executor's budget: orders that fit in the rate windows now. */
+  /**
+   * The executor's budget: orders that fit in the rate windows now. The windows change only as
+   * time moves or a request takes room, so the answer is kept for the instant until one does
+   * (several markets cycled at one instant, a refresh, read the same budget).
+   */
   private budget(): { cancels: number; places: number } {
-    return rateBudget((path) => this.room(path));
+    if (this.budgetAt !== this.now || this.budgetNow === undefined) {
+      this.budgetNow = rateBudget((path) => this.room(path));
+      this.budgetAt = this.now;
+    }
+    return { ...this.budgetNow };
   }
 
   /** Take one request's room in the rate windows (as the client's gate does); false: no room now. */
   private takeRoom(path: string): boolean {
     if (this.room(path) < 1) return false;
+    this.budgetNow = undefined;
     void this.gate.acquire({ method: "POST", path, wallet: WALLET });
     return true;
   }
@@ -714,21 +736,7 @@ export class FastEngine {
     this.inventory.applyLedgerResult(r);
     if (r.status === "added") this.signals.onFill(WALLET, symbol, { outcome, side: f.side, price: f.price, size: f.qty, role: f.role, ts: this.now });
     this.tracker.apply({ kind: "trade", fill: { tradeId, orderId: f.orderId, clientOrderId: f.clientOrderId, qty: f.qty, ts: this.now } });
-    const m = this.markets.get(symbol)!;
-    m.fills++;
-    if (f.role === "maker") m.makerFills++;
-    else m.takerFills++;
-    m.volume += f.qty;
-    // price x quantity kept exact (micros squared); rounded down to the micro once, in the report.
-    const notional = f.price * f.qty;
-    if (f.side === "BUY") {
-      m.bought += f.qty;
-      m.buyNotional += notional;
-    } else {
-      m.sold += f.qty;
-      m.sellNotional += notional;
-    }
-    m.fees += f.fee;
+    addFill(this.markets.get(symbol)!.sums, f);
     this.series?.fill({ ts: this.now, marketId: symbol, outcome, side: f.side, role: f.role, price: f.price, qty: f.qty, fee: f.fee });
   }
 
@@ -741,41 +749,16 @@ export class FastEngine {
       if (b === undefined || b.bids.length === 0 || b.asks.length === 0) return undefined;
       return (b.bids.price(0) + b.asks.price(0)) / 2n;
     };
-    let fills = 0;
-    let volume = 0n;
-    let fees = 0n;
-    let realised = 0n;
-    let unrealised = 0n;
-    let net = 0n;
+    const rows: MarketFigureInput[] = [];
     for (const [symbol, m] of [...this.markets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const pnl = this.inventory.pnl(WALLET, marks, symbol);
       const positions: Record<string, string> = {};
       for (const p of this.inventory.positions(WALLET, symbol)) if (p.qty !== 0n) positions[String(p.outcome)] = formatMicros(p.qty);
-      this.report.markets.push({
-        symbol,
-        fills: m.fills,
-        makerFills: m.makerFills,
-        takerFills: m.takerFills,
-        volume: formatMicros(m.volume),
-        boughtShares: formatMicros(m.bought),
-        soldShares: formatMicros(m.sold),
-        buyNotional: formatMicros(m.buyNotional / 1_000_000n),
-        sellNotional: formatMicros(m.sellNotional / 1_000_000n),
-        fees: formatMicros(m.fees),
-        realised: formatMicros(pnl.realised),
-        unrealised: formatMicros(pnl.unrealised),
-        net: formatMicros(pnl.net),
-        positions,
-      });
-      fills += m.fills;
-      volume += m.volume;
-      fees += m.fees;
-      realised += pnl.realised;
-      unrealised += pnl.unrealised;
-      net += pnl.net;
+      rows.push({ symbol, sums: m.sums, pnl: this.inventory.pnl(WALLET, marks, symbol), positions });
     }
+    const { markets, totals } = marketFigures(rows);
+    this.report.markets.push(...markets);
+    this.report.totals = totals;
     if (this.series !== undefined) this.report.series = this.series.finish(this.now);
-    this.report.totals = { fills, volume: formatMicros(volume), fees: formatMicros(fees), realised: formatMicros(realised), unrealised: formatMicros(unrealised), net: formatMicros(net) };
     return this.report;
   }
 }

@@ -62,6 +62,8 @@ interface Resting {
   o: VirtualOrder;
   queue: QueueModel;
   filled: Micros;
+  /** Others' displayed size at the order's price on its side in the current book (0 when absent). */
+  shown: Micros;
 }
 
 const NO_FILLS: readonly ExchangeFill[] = [];
@@ -116,9 +118,10 @@ export class OutcomeBook {
     }
     if (filled === o.size) return { status: "FILLED", fills, filledQty: filled };
     const same = o.side === "BUY" ? this.bids : this.asks;
-    let ahead = same === undefined ? 0n : sizeAt(same, o.price);
+    const shown = same === undefined ? 0n : sizeAt(same, o.price);
+    let ahead = shown;
     for (const r of this.resting.values()) if (r.o.side === o.side && r.o.price === o.price) ahead += r.queue.remaining;
-    this.resting.set(o.orderId, { o, queue: this.queue(ahead, o.size - filled), filled });
+    this.resting.set(o.orderId, { o, queue: this.queue(ahead, o.size - filled), filled, shown });
     return { status: filled > 0n ? "PARTIAL" : "OPEN", fills, filledQty: filled };
   }
 
@@ -144,26 +147,30 @@ export class OutcomeBook {
   }
 
   /** A new recorded book of this outcome: queues follow the sizes; orders it trades through fill. */
-  onBook(bids: Levels, asks: Levels): ExchangeFill[] {
-    const before = { BUY: this.bids, SELL: this.asks };
+  onBook(bids: Levels, asks: Levels): readonly ExchangeFill[] {
     this.bids = bids;
     this.asks = asks;
-    this.taken.clear();
-    if (this.resting.size === 0) return [];
-    const out: ExchangeFill[] = [];
-    for (const r of [...this.resting.values()]) {
+    if (this.taken.size !== 0) this.taken.clear();
+    if (this.resting.size === 0) return NO_FILLS;
+    const bestAsk = asks.length > 0 ? asks.price(0) : undefined;
+    const bestBid = bids.length > 0 ? bids.price(0) : undefined;
+    let out: ExchangeFill[] | undefined;
+    // Deleting the entry being visited (a fill in full) is safe in a Map's iteration.
+    for (const r of this.resting.values()) {
       const o = r.o;
-      const opp = o.side === "BUY" ? asks : bids;
-      if (opp.length > 0 && (o.side === "BUY" ? opp.price(0) <= o.price : opp.price(0) >= o.price)) {
-        this.fill(r, r.queue.remaining, out, true);
+      const buy = o.side === "BUY";
+      if (buy ? bestAsk !== undefined && bestAsk <= o.price : bestBid !== undefined && bestBid >= o.price) {
+        this.fill(r, r.queue.remaining, (out ??= []), true);
         continue;
       }
-      const prev = before[o.side];
-      const from = prev === undefined ? 0n : sizeAt(prev, o.price);
-      const to = sizeAt(o.side === "BUY" ? bids : asks, o.price);
-      if (from !== to) r.queue.book(from, to);
+      // r.shown is the size at its price in the book before this one (kept since it rested).
+      const to = sizeAt(buy ? bids : asks, o.price);
+      if (r.shown !== to) {
+        r.queue.book(r.shown, to);
+        r.shown = to;
+      }
     }
-    return out;
+    return out ?? NO_FILLS;
   }
 
   /**
