@@ -8,6 +8,21 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LeaseApi, LeaseRecord, LeaseRead, LeaseWrite } from "../../src/bot/guards/k8s-lease-client.js";
+import { createLogger, type Logger } from "../../src/log/index.js";
+
+/** A JSON log line as the lease tests read it. */
+export interface Line {
+  level: string;
+  msg: string;
+  [k: string]: unknown;
+}
+
+/** A logger whose lines are kept, parsed, for the assertions. */
+export function capture(level: "debug" | "info"): { log: Logger; lines: Line[] } {
+  const lines: Line[] = [];
+  const log = createLogger({ level, format: "json" }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
+  return { log, lines };
+}
 
 export interface StoredLease {
   apiVersion: "coordination.k8s.io/v1";

@@ -13,27 +13,15 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { shardOf, type LeaseSettings } from "../../src/config/shard-section.js";
 import type { Config } from "../../src/config/index.js";
-import { createLogger, type Logger } from "../../src/log/index.js";
 import { HttpLeaseApi, leaseName } from "../../src/bot/guards/k8s-lease-client.js";
 import { InProcessSocketConnector, InProcessTransport } from "../../src/sim/http/in-process.js";
 import { daemonConfig, makeDaemon, startSim, walletAddress, type DaemonHarness, type SimHarness } from "../integration/harness.js";
-import { FakeK8s, TrackedLeaseApi } from "./fake-k8s.js";
+import { FakeK8s, TrackedLeaseApi, capture, type Line } from "./fake-k8s.js";
 
 const WALLETS = 6;
 const MARKETS = ["LHA", "LHB", "LHC", "LHD", "LHE", "LHF"];
 const LEASE: LeaseSettings = { namespace: "mm", durationSec: 15, renewSec: 5, skewMarginSec: 2 };
 
-interface Line {
-  level: string;
-  msg: string;
-  [k: string]: unknown;
-}
-
-function capture(): { log: Logger; lines: Line[] } {
-  const lines: Line[] = [];
-  const log = createLogger({ level: "info", format: "json" }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
-  return { log, lines };
-}
 
 function replica(index: number, count: number, lease: LeaseSettings | undefined): Config {
   const base = daemonConfig({ wallets: WALLETS, instance: "lh", slugs: MARKETS, strategy: { levels: 1 }, quoting: { refreshMs: 1000 } });
@@ -97,7 +85,7 @@ describe("shard hand-off with per-wallet Leases", () => {
   }
 
   function start(h: SimHarness, index: number, count: number, api: TrackedLeaseApi | undefined): DaemonHarness & { lines: Line[] } {
-    const { log, lines } = capture();
+    const { log, lines } = capture("info");
     const d = makeDaemon(h, replica(index, count, api === undefined ? undefined : LEASE), { ...pod(h, index), logger: log, ...(api === undefined ? {} : { leaseApi: api }) });
     return { ...d, lines };
   }

@@ -6,26 +6,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { VirtualClock } from "../../src/core/clock.js";
-import { createLogger, type Logger } from "../../src/log/index.js";
 import { HttpLeaseApi, inClusterTarget, leaseName, microTime, parseMicroTime } from "../../src/bot/guards/k8s-lease-client.js";
 import { WalletLeases, type WalletLeaseOptions } from "../../src/bot/guards/wallet-lease.js";
-import { FakeK8s, TrackedLeaseApi } from "./fake-k8s.js";
+import { FakeK8s, TrackedLeaseApi, capture, type Line } from "./fake-k8s.js";
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");
 const WALLET = "0xabcdef0123456789abcdef0123456789abcdef01";
 const TIMING = { durationSec: 15, renewSec: 5, skewMarginSec: 2 };
 
-interface Line {
-  level: string;
-  msg: string;
-  [k: string]: unknown;
-}
-
-function capture(): { log: Logger; lines: Line[] } {
-  const lines: Line[] = [];
-  const log = createLogger({ level: "debug", format: "json" }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
-  return { log, lines };
-}
 
 describe("shard.lease: per-wallet Leases against a fake Kubernetes API server", () => {
   const clock = new VirtualClock(T0);
@@ -44,7 +32,7 @@ describe("shard.lease: per-wallet Leases against a fake Kubernetes API server", 
 
   function replica(identity: string, over: Partial<WalletLeaseOptions> = {}): { leases: WalletLeases; lost: string[]; lines: Line[] } {
     const lost: string[] = [];
-    const { log, lines } = capture();
+    const { log, lines } = capture("debug");
     const leases = new WalletLeases({ api, identity, prefix: "mm-prod", ...TIMING, clock, log, onLost: (w, why) => void lost.push(`${w}: ${why}`), ...over });
     return { leases, lost, lines };
   }
