@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { HandlingClass } from "../wire/index.js";
-import { classifyCode } from "../wire/index.js";
+import { classifyCode, safeParseQuick } from "../wire/index.js";
 import { describeZodError, issuesOf } from "../core/validation.js";
 import type { Answer, ApiCore, CallSpec } from "./core.js";
 import { ApiError, LOCAL_CODES, errorFromAnswer, withHandling } from "./errors.js";
@@ -59,7 +59,7 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; error: z.ZodError |
 
 export function parseBody<S extends z.ZodType>(schema: S, a: Answer): Parsed<z.output<S>> {
   if (!a.jsonOk) return { ok: false, error: undefined };
-  const r = schema.safeParse(a.json);
+  const r = safeParseQuick(schema, a.json);
   return r.success ? { ok: true, data: r.data } : { ok: false, error: r.error };
 }
 

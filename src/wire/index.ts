@@ -16,3 +16,4 @@ export * from "./vouched.js";
 export * from "./accounts.js";
 export * from "./public-reads.js";
 export * from "./vault-ops.js";
+export { quickCheckOf, safeParseQuick, type Quick } from "./quick.js";

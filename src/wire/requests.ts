@@ -10,6 +10,7 @@ import { ORDER_STATUSES, ORDER_TYPES, SIDES, orderType, side, timeInForce, type 
 import { errorEnvelope, type ErrorEnvelope } from "./errors.js";
 import { signedOrder } from "./orders.js";
 import { address, caseInsensitiveEnum, micros, nonNegativeInt, positiveAmountString } from "./primitives.js";
+import { isNonEmptyString, isPlain, onlyKey, registerQuick, safeParseQuick } from "./quick.js";
 
 /** Printable ASCII without spaces, 1..64 chars (format not shown; our choice). */
 export const CLIENT_ORDER_ID_RE = /^[\x21-\x7e]{1,64}$/;
@@ -66,6 +67,16 @@ export const cancelBatchBody = z.strictObject({
   orderIds: z.array(z.string().min(1)).min(1).max(MAX_CANCEL_BATCH),
 });
 export type CancelBatchBody = z.infer<typeof cancelBatchBody>;
+
+// The cancel bodies are on the order hot path: quick checks (quick.ts) beside the schemas.
+registerQuick(cancelBody, (v) => (isPlain(v) && onlyKey(v, "orderId") && isNonEmptyString(v["orderId"]) ? { orderId: v["orderId"] } : undefined));
+registerQuick(cancelBatchBody, (v) => {
+  if (!isPlain(v) || !onlyKey(v, "orderIds")) return undefined;
+  const ids = v["orderIds"];
+  if (!Array.isArray(ids) || ids.length < 1 || ids.length > MAX_CANCEL_BATCH) return undefined;
+  for (const id of ids) if (!isNonEmptyString(id)) return undefined;
+  return { orderIds: ids.slice() };
+});
 
 export const cancelAllBody = z.strictObject({ marketId: z.string().min(1).optional() });
 export type CancelAllBody = z.infer<typeof cancelAllBody>;
@@ -162,7 +173,7 @@ export function checkRequest<S extends z.ZodType>(
   value: unknown,
   codeFor: (field: string) => string | undefined = () => undefined,
 ): RequestCheck<z.output<S>> {
-  const result = schema.safeParse(value);
+  const result = safeParseQuick(schema, value);
   if (result.success) return { ok: true, value: result.data };
   const fields = failingFields(result.error);
   const code = (fields[0] !== undefined ? codeFor(fields[0]) : undefined) ?? "invalid_request";
