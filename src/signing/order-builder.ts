@@ -261,14 +261,37 @@ export interface PlaceBodyOptions {
   maker?: string;
 }
 
+/** Per built order: its signed order as sent (frozen) for one signature, and whether that signature has the wire's form. */
+const SIGNED_WIRE = new WeakMap<BuiltOrder, { signature: Hex; order: Readonly<WireSignedOrder>; signatureOk: boolean }>();
+
+/** Kept only for orders buildOrder built (frozen, struct included): any other may change between two calls. */
+function signedWire(built: BuiltOrder, signature: Hex): { order: Readonly<WireSignedOrder>; signatureOk: boolean } {
+  if (!BUILT.has(built)) return { order: toWire({ ...built.struct, signature }), signatureOk: HEX_BYTES_RE.test(signature) };
+  const hit = SIGNED_WIRE.get(built);
+  if (hit !== undefined && hit.signature === signature) return hit;
+  const entry = { signature, order: Object.freeze(toWire({ ...built.struct, signature })), signatureOk: HEX_BYTES_RE.test(signature) };
+  SIGNED_WIRE.set(built, entry);
+  return entry;
+}
+
+/**
+ * Make now the part of a place body that does not depend on the clientOrderId (the signed order
+ * as sent): a pre-signed order pays for it when it is signed, off the hot path, and
+ * placeOrderBody then only adds the clientOrderId and the order's terms.
+ */
+export function preparePlaceBody(built: BuiltOrder, signature: Hex): void {
+  signedWire(built, signature);
+}
+
 /**
  * The place body of a built order. Made from an order `buildOrder` built, with a signature,
  * clientOrderId and maker of the right form, the body is frozen and vouched for (wire/vouched.ts):
  * the client does not run the wire schema over it again before sending.
  */
 export function placeOrderBody(built: BuiltOrder, opts: PlaceBodyOptions): PlaceOrderBody {
+  const wire = signedWire(built, opts.signature);
   const body: PlaceOrderBody = {
-    order: toWire({ ...built.struct, signature: opts.signature }),
+    order: wire.order,
     maker: opts.maker ?? built.struct.maker,
     side: built.side,
     price: formatMicros(built.price),
@@ -282,7 +305,7 @@ export function placeOrderBody(built: BuiltOrder, opts: PlaceBodyOptions): Place
   if (built.outcome !== undefined) body.outcome = built.outcome;
   const checked =
     BUILT.has(built) &&
-    HEX_BYTES_RE.test(opts.signature) &&
+    wire.signatureOk &&
     (opts.clientOrderId === undefined || CLIENT_ORDER_ID_RE.test(opts.clientOrderId)) &&
     ADDRESS_RE.test(body.maker) &&
     (built.marketId === undefined || built.marketId.length > 0);

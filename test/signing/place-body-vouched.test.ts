@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError, PartnerClient } from "../../src/api/index.js";
-import { buildOrder, placeOrderBody, type BuiltOrder, type OrderIntent } from "../../src/signing/index.js";
+import { buildOrder, placeOrderBody, preparePlaceBody, type BuiltOrder, type OrderIntent } from "../../src/signing/index.js";
 import { checkPlaceBody, isVouched } from "../../src/wire/index.js";
 import { BINARY_MARKET, CONTRACTS, NEG_RISK_MARKET } from "./fixtures.js";
 
@@ -83,5 +83,19 @@ describe("vouched place bodies", () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe("invalid_amounts");
     expect(sent).toBe(0);
+  });
+
+  it("a body prepared ahead (pre-signing) is the same bytes as one made at once, for each clientOrderId", () => {
+    const make = () => buildOrder({ contracts: CONTRACTS, market: BINARY_MARKET, intent: { outcome: 1, side: "SELL", price: 420_000n, quantity: 7_500_000n }, wallet: WALLET, vault: VAULT, saltSource: () => 77n });
+    const ahead = make();
+    preparePlaceBody(ahead, SIG);
+    const first = placeOrderBody(ahead, { signature: SIG, clientOrderId: "mm-0-abc-1" });
+    const second = placeOrderBody(ahead, { signature: SIG, clientOrderId: "mm-0-abc-2" });
+    expect(JSON.stringify(first)).toBe(JSON.stringify(placeOrderBody(make(), { signature: SIG, clientOrderId: "mm-0-abc-1" })));
+    expect(second.clientOrderId).toBe("mm-0-abc-2");
+    expect(isVouched(first) && isVouched(second)).toBe(true);
+    // Another signature for the same order is not served the prepared one.
+    const other = ("0x" + "cd".repeat(65)) as `0x${string}`;
+    expect(placeOrderBody(ahead, { signature: other }).order.signature).toBe(other);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { Clock } from "../../core/clock.js";
 import type { BuiltOrder, Hex, OrderSigner, PlaceOrderBody, PlatformContracts, SaltSource, SigningMarket } from "../../signing/index.js";
-import { buildOrder, placeOrderBody } from "../../signing/index.js";
+import { buildOrder, placeOrderBody, preparePlaceBody } from "../../signing/index.js";
 import type { DesiredQuote } from "../quote/quotes.js";
 import type { ClientOrderIds } from "./ids.js";
 import type { PresignCache } from "./presign.js";
@@ -81,7 +81,9 @@ export class OrderMaker {
     const signing = signingOf(k.marketId);
     if (signing === undefined) return true;
     try {
-      cache.put(k, this.sign(k, signing, account, undefined));
+      const signed = this.sign(k, signing, account, undefined);
+      preparePlaceBody(signed.built, signed.signature);
+      cache.put(k, signed);
     } catch {
       // Not signable (fee, outcome): the hot path will report it if it is ever wanted.
     }
