@@ -26,6 +26,7 @@ import { hashOrderStruct, orderDigest, orderDomain, type Address, type OrderStru
 import type { HttpRequest, HttpResponse, Transport } from "../wire/transport.js";
 import { platformContracts } from "../wire/platform.js";
 import type { PlaceBody } from "../wire/requests.js";
+import { getHeader } from "../wire/errors.js";
 import type { PaperAccount } from "./account.js";
 import { answerPaperRoute, isPaperRoute, type RouteAnswer } from "./routes.js";
 
@@ -42,11 +43,6 @@ export interface PaperTransportOptions {
   vaultOf: (wallet: string) => string;
   /** Public trades created before this (epoch ms) are history: they fill nothing. Default: now at construction. */
   startMs?: number;
-}
-
-function header(headers: Record<string, string>, name: string): string | undefined {
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
-  return undefined;
 }
 
 type Level = { price: string; quantity: string };
@@ -109,7 +105,7 @@ export class PaperTransport implements Transport {
 
   private async local(req: HttpRequest, path: string, q: URLSearchParams): Promise<HttpResponse> {
     const clock = this.o.clock;
-    const wallet = header(req.headers, "x-user-wallet")?.toLowerCase();
+    const wallet = getHeader(req.headers, "x-user-wallet")?.toLowerCase();
     let answer: RouteAnswer;
     await clock.sleep(this.o.latency.entry(clock.now(), this.o.rng));
     if (wallet === undefined || !/^0x[0-9a-f]{40}$/.test(wallet) || !this.o.account.wallets().includes(wallet)) {

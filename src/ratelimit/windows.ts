@@ -6,6 +6,8 @@
  * `X-RateLimit-Reset` when its clock and the platform's disagree.
  */
 
+import { getHeader, type HeaderBag } from "../wire/errors.js";
+
 export function windowStart(nowMs: number, windowMs: number, phaseMs = 0): number {
   return Math.floor((nowMs - phaseMs) / windowMs) * windowMs + phaseMs;
 }
@@ -38,27 +40,10 @@ export function formatRateLimitHeaders(h: RateLimitHeaderValues, retryAfterSec?:
   return out;
 }
 
-export type HeaderSource =
-  | Headers
-  | ReadonlyMap<string, string>
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+export type HeaderSource = HeaderBag;
 
-/** Case-insensitive header read over the shapes a transport may hand over (fetch Headers, node, plain). */
-export function headerValue(headers: HeaderSource | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
-  if (typeof (headers as Headers).get === "function" && !(headers instanceof Map)) {
-    return (headers as Headers).get(name) ?? undefined;
-  }
-  const lower = name.toLowerCase();
-  const entries: Iterable<[string, unknown]> =
-    headers instanceof Map ? (headers as ReadonlyMap<string, string>).entries() : Object.entries(headers);
-  for (const [k, v] of entries) {
-    if (k.toLowerCase() !== lower) continue;
-    if (typeof v === "string") return v;
-    if (Array.isArray(v) && typeof v[0] === "string") return v[0];
-  }
-  return undefined;
-}
+/** Case-insensitive header read over the shapes a transport may hand over (wire/errors.ts getHeader). */
+export const headerValue: (headers: HeaderSource | undefined, name: string) => string | undefined = getHeader;
 
 /** A non-negative integer header, or undefined when absent or malformed. */
 export function intHeader(headers: HeaderSource | undefined, name: string): number | undefined {

@@ -31,6 +31,7 @@ import type { Daemon, DaemonDeps } from "../bot/engine/daemon.js";
 import type { EngineEvent, EngineObserver } from "../bot/observer.js";
 import type { Clock } from "../core/clock.js";
 import { parseMicros, type Micros } from "../core/money.js";
+import { getHeader } from "../wire/errors.js";
 import type { Config } from "../config/index.js";
 import type { RecordKind, RecordSettings } from "../config/record-section.js";
 import { DataSetWriter, type NewEvent, type SealInfo } from "../data/index.js";
@@ -223,7 +224,7 @@ export class DaemonRecording {
     if (route === undefined || !route.startsWith("/api/orders/")) return;
     const kind = route.slice("/api/orders/".length);
     if (!["place", "place-batch", "cancel", "cancel-batch", "cancel-all"].includes(kind)) return;
-    const wallet = this.wallet(headerOf(req.headers, "x-user-wallet"));
+    const wallet = this.wallet(getHeader(req.headers, "x-user-wallet"));
     let body: unknown;
     try {
       body = JSON.parse(req.body ?? "");
@@ -367,11 +368,6 @@ export function roomBeyond(gate: Pick<RateGate, "remainingFor" | "stats" | "tabl
     }
     return remaining - reserve;
   };
-}
-
-function headerOf(headers: Record<string, string>, name: string): string | undefined {
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
-  return undefined;
 }
 
 function serverTimeOf(v: string | undefined): number {

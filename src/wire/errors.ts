@@ -103,15 +103,43 @@ export interface NormalizedError {
   upstream?: UpstreamInfo;
 }
 
-export type HeaderBag = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+/** The shapes a transport may hand headers over in: fetch Headers, a Map, a plain record (node's may hold arrays). */
+export type HeaderBag = Headers | ReadonlyMap<string, string> | Readonly<Record<string, string | readonly string[] | undefined>>;
 
+/**
+ * Case-insensitive header read (the first value of a repeated one). Header names are
+ * case-insensitive, so a bag holds each name once: the exact and the lower-cased key are tried
+ * first (transports hand them over lower-cased), then every key.
+ */
 export function getHeader(headers: HeaderBag | undefined, name: string): string | undefined {
   if (headers === undefined) return undefined;
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  if (headers instanceof Map) {
+    const map = headers as ReadonlyMap<string, string>;
+    return map.get(name) ?? map.get(name.toLowerCase()) ?? scan(map.entries(), name);
+  }
+  // fetch Headers, or anything shaped like it (another realm's), reads case-insensitively itself.
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const bag = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  const direct = own(bag, name) ?? own(bag, name.toLowerCase());
+  return direct !== undefined ? direct : scan(Object.entries(bag), name);
+}
+
+function own(bag: Readonly<Record<string, unknown>>, key: string): string | undefined {
+  return Object.prototype.hasOwnProperty.call(bag, key) ? first(bag[key]) : undefined;
+}
+
+function first(v: unknown): string | undefined {
+  if (typeof v === "string") return v;
+  if (Array.isArray(v) && typeof v[0] === "string") return v[0];
+  return undefined;
+}
+
+function scan(entries: Iterable<[string, unknown]>, name: string): string | undefined {
   const lower = name.toLowerCase();
-  for (const [k, v] of Object.entries(headers)) {
-    if (k.toLowerCase() !== lower || v === undefined) continue;
-    return typeof v === "string" ? v : v[0];
+  for (const [k, v] of entries) {
+    if (k.toLowerCase() !== lower) continue;
+    const value = first(v);
+    if (value !== undefined) return value;
   }
   return undefined;
 }

@@ -22,7 +22,7 @@ import type { Clock, TimerHandle } from "../../core/clock.js";
 import type { Rng } from "../../core/rng.js";
 import type { Logger } from "../../log/index.js";
 import { WALLET_REFUSAL_CODES } from "../../api/errors.js";
-import { readErrorBody } from "../../wire/index.js";
+import { getHeader, readErrorBody } from "../../wire/index.js";
 import { GLOBAL, scopeKey, scopeTarget, type HaltScope } from "../risk/types.js";
 import { AUTH_RETRY, backoffMs, type RetryPolicy } from "../engine/startup.js";
 
@@ -61,11 +61,6 @@ export interface AuthRefusalView {
   sinceMs: number;
 }
 
-function header(h: Record<string, string>, name: string): string | undefined {
-  for (const [k, v] of Object.entries(h)) if (k.toLowerCase() === name) return v;
-  return undefined;
-}
-
 /** The platform's code of a 401 answer (any envelope shape), or `http_401`. */
 export function refusalCode(res: Pick<HttpResponse, "status" | "body" | "headers">): string {
   let code: string | undefined;
@@ -94,9 +89,9 @@ export class AuthWatch {
   wrapTransport(inner: Transport): Transport {
     return {
       request: async (req: HttpRequest): Promise<HttpResponse> => {
-        if (header(req.headers, "x-api-key") === undefined) return inner.request(req);
+        if (getHeader(req.headers, "x-api-key") === undefined) return inner.request(req);
         const seq = ++this.sent;
-        const wallet = header(req.headers, "x-user-wallet")?.toLowerCase();
+        const wallet = getHeader(req.headers, "x-user-wallet")?.toLowerCase();
         const res = await inner.request(req);
         if (res.status === 401) this.refused(refusalCode(res), wallet);
         else if (res.status >= 200 && res.status < 300) this.accepted(wallet, seq);
@@ -110,9 +105,9 @@ export class AuthWatch {
     return {
       connect: (path: string, headers: Record<string, string>): SocketLike => {
         const socket = inner.connect(path, headers);
-        if (header(headers, "x-api-key") === undefined) return socket;
+        if (getHeader(headers, "x-api-key") === undefined) return socket;
         const seq = ++this.sent;
-        const wallet = header(headers, "x-user-wallet")?.toLowerCase();
+        const wallet = getHeader(headers, "x-user-wallet")?.toLowerCase();
         socket.on("open", () => this.accepted(wallet, seq));
         socket.on("error", (err: Error) => {
           const e = err as Error & { httpStatus?: unknown; code?: unknown };
