@@ -515,14 +515,19 @@ export class Daemon {
    */
   private async rejoinAfterLoss(runner: WalletRunner, stop: Promise<WalletShutdownReport>): Promise<void> {
     const shard = this.shardStart;
+    const leases = this.leases;
     const signal = this.startAbort.signal;
-    if (shard === undefined || this.stopping !== undefined || signal.aborted) return;
-    try {
-      await shard.rejoin(runner.wallet, signal);
-    } catch {
-      return; // the daemon is stopping
-    }
-    if (this.stopping !== undefined || this.leaseLostStops.get(runner.wallet) !== stop) return;
+    if (shard === undefined || leases === undefined || this.stopping !== undefined || signal.aborted) return;
+    // Checked again after the wait, with no await before the restart: a loss between the two (ignored
+    // by leaseLost while this stop is recorded) sends the wallet back to the wait.
+    do {
+      try {
+        await shard.rejoin(runner.wallet, signal);
+      } catch {
+        return; // the daemon is stopping
+      }
+      if (this.stopping !== undefined || this.leaseLostStops.get(runner.wallet) !== stop) return;
+    } while (!leases.holds(runner.wallet));
     this.leaseLostStops.delete(runner.wallet);
     try {
       await runner.restart(signal);
