@@ -6,6 +6,7 @@
  */
 import { SCALE, absMicros, divRound, formatMicros, type Micros } from "../core/money.js";
 import type { Fill } from "../bot/fills/fill-ledger.js";
+import { emptyTotals, mergeTotals, totalsOf, type FillTotals } from "../bot/fills/fill-totals.js";
 import type { Inventory, Marks, PnlSummary } from "../bot/fills/inventory.js";
 import { emptyOrderCounts, formatUptime, type BacktestCollector, type OrderCounts } from "./collector.js";
 import type { MarketMark } from "./marks.js";
@@ -13,7 +14,8 @@ import type { FillFigures, MarketFigures, OrderFigures, OutcomeInventory, PnlFig
 
 /** bigint form of the figures, summed before formatting. */
 export interface RawFigures {
-  fills: { count: number; maker: number; taker: number; unknownRole: number; bought: Micros; sold: Micros; buyNotional2: bigint; sellNotional2: bigint };
+  /** The fills' tally (its `fees` are not reported from here: the fees column is the inventory's, in `pnl`). */
+  fills: FillTotals;
   orders: OrderCounts;
   pnl: { fees: Micros; realised: Micros; unrealised: Micros; unmarked: number; unrealisedFv: Micros; unmarkedFv: number };
   gross: Micros;
@@ -21,7 +23,7 @@ export interface RawFigures {
 
 export function emptyRaw(): RawFigures {
   return {
-    fills: { count: 0, maker: 0, taker: 0, unknownRole: 0, bought: 0n, sold: 0n, buyNotional2: 0n, sellNotional2: 0n },
+    fills: emptyTotals(),
     orders: emptyOrderCounts(),
     pnl: { fees: 0n, realised: 0n, unrealised: 0n, unmarked: 0, unrealisedFv: 0n, unmarkedFv: 0 },
     gross: 0n,
@@ -29,15 +31,7 @@ export function emptyRaw(): RawFigures {
 }
 
 export function addRaw(into: RawFigures, x: RawFigures): void {
-  const f = into.fills;
-  f.count += x.fills.count;
-  f.maker += x.fills.maker;
-  f.taker += x.fills.taker;
-  f.unknownRole += x.fills.unknownRole;
-  f.bought += x.fills.bought;
-  f.sold += x.fills.sold;
-  f.buyNotional2 += x.fills.buyNotional2;
-  f.sellNotional2 += x.fills.sellNotional2;
+  mergeTotals(into.fills, x.fills);
   addOrders(into.orders, x.orders);
   into.pnl.fees += x.pnl.fees;
   into.pnl.realised += x.pnl.realised;
@@ -46,24 +40,6 @@ export function addRaw(into: RawFigures, x: RawFigures): void {
   into.pnl.unrealisedFv += x.pnl.unrealisedFv;
   into.pnl.unmarkedFv += x.pnl.unmarkedFv;
   into.gross += x.gross;
-}
-
-function fillRaw(fills: readonly Fill[]): RawFigures["fills"] {
-  const out = emptyRaw().fills;
-  for (const f of fills) {
-    out.count++;
-    if (f.role === "maker") out.maker++;
-    else if (f.role === "taker") out.taker++;
-    else out.unknownRole++;
-    if (f.side === "BUY") {
-      out.bought += f.qty;
-      out.buyNotional2 += f.price * f.qty;
-    } else {
-      out.sold += f.qty;
-      out.sellNotional2 += f.price * f.qty;
-    }
-  }
-  return out;
 }
 
 export interface RowInputs {
@@ -101,7 +77,7 @@ export function marketPnl(inv: Inventory, wallet: string, marketId: string, mark
 /** One wallet on one market: raw sums plus the per-outcome inventory. */
 export function walletMarketRow(p: RowInputs): { raw: RawFigures; inventory: OutcomeInventory[]; uptime: string | null } {
   const raw = emptyRaw();
-  raw.fills = fillRaw(p.fills);
+  raw.fills = totalsOf(p.fills);
   addOrders(raw.orders, p.collector.ordersOf(p.wallet, p.marketId));
   const pnl = marketPnl(p.inventory, p.wallet, p.marketId, p.mark);
   const fair = p.mark?.settlement !== undefined || p.fairValue === undefined ? p.mark : { prices: [...p.fairValue] };
@@ -130,11 +106,11 @@ function addOrders(into: OrderCounts, x: OrderCounts): void {
   for (const [code, n] of x.rejected) into.rejected.set(code, (into.rejected.get(code) ?? 0) + n);
 }
 
-function formatFills(f: RawFigures["fills"]): FillFigures {
+function formatFills(f: FillTotals): FillFigures {
   const buy = divRound(f.buyNotional2, SCALE, "floor");
   const sell = divRound(f.sellNotional2, SCALE, "floor");
   return {
-    count: f.count,
+    count: f.fills,
     maker: f.maker,
     taker: f.taker,
     unknownRole: f.unknownRole,

@@ -1,43 +1,11 @@
 /**
- * Per-market fill sums and the report rows built from them, shared by the fast engine's report
- * (fast/engine.ts) and paper trading's (src/paper/report.ts, which sits above src/backtest in the
- * layers): the same figures, named and formatted the same way, from one place.
+ * The report rows built from per-market fill tallies (FillTotals, bot/fills/fill-totals.ts), shared
+ * by the fast engine's report (fast/engine.ts) and paper trading's (src/paper/report.ts, which sits
+ * above src/backtest in the layers): the same figures, named and formatted the same way, from one
+ * place.
  */
 import { formatMicros, ONE, type Micros } from "../core/money.js";
-
-/** What one market's fills add up to (micro-exact; notionals are price x quantity, micros squared). */
-export interface MarketSums {
-  fills: number;
-  makerFills: number;
-  takerFills: number;
-  volume: Micros;
-  bought: Micros;
-  sold: Micros;
-  buyNotional: bigint;
-  sellNotional: bigint;
-  fees: Micros;
-}
-
-export function emptySums(): MarketSums {
-  return { fills: 0, makerFills: 0, takerFills: 0, volume: 0n, bought: 0n, sold: 0n, buyNotional: 0n, sellNotional: 0n, fees: 0n };
-}
-
-/** Count one fill of ours into its market's sums. */
-export function addFill(s: MarketSums, f: { side: "BUY" | "SELL"; role: "maker" | "taker"; price: Micros; qty: Micros; fee: Micros }): void {
-  s.fills++;
-  if (f.role === "maker") s.makerFills++;
-  else s.takerFills++;
-  s.volume += f.qty;
-  // price x quantity kept exact (micros squared); rounded down to the micro once, in the report.
-  if (f.side === "BUY") {
-    s.bought += f.qty;
-    s.buyNotional += f.price * f.qty;
-  } else {
-    s.sold += f.qty;
-    s.sellNotional += f.price * f.qty;
-  }
-  s.fees += f.fee;
-}
+import type { FillTotals } from "../bot/fills/fill-totals.js";
 
 /** One market's row of a report, decimal strings. */
 export interface FastMarketFigures {
@@ -69,10 +37,14 @@ export interface FigureTotals {
   net: string;
 }
 
-/** What the builder needs of one market: its sums, its PnL (Inventory.pnl) and end positions. */
+/**
+ * What the builder needs of one market: the tally of our fills on it (fill-totals.ts: micro-exact,
+ * notionals in micros squared, rounded down to the micro here), its PnL (Inventory.pnl) and end
+ * positions.
+ */
 export interface MarketFigureInput {
   symbol: string;
-  sums: MarketSums;
+  sums: FillTotals;
   pnl: { realised: Micros; unrealised: Micros; net: Micros };
   positions: Record<string, string>;
 }
@@ -90,13 +62,13 @@ export function marketFigures(rows: readonly MarketFigureInput[]): { markets: Fa
     markets.push({
       symbol,
       fills: s.fills,
-      makerFills: s.makerFills,
-      takerFills: s.takerFills,
-      volume: formatMicros(s.volume),
+      makerFills: s.maker,
+      takerFills: s.taker,
+      volume: formatMicros(s.bought + s.sold),
       boughtShares: formatMicros(s.bought),
       soldShares: formatMicros(s.sold),
-      buyNotional: formatMicros(s.buyNotional / ONE),
-      sellNotional: formatMicros(s.sellNotional / ONE),
+      buyNotional: formatMicros(s.buyNotional2 / ONE),
+      sellNotional: formatMicros(s.sellNotional2 / ONE),
       fees: formatMicros(s.fees),
       realised: formatMicros(pnl.realised),
       unrealised: formatMicros(pnl.unrealised),
@@ -104,7 +76,7 @@ export function marketFigures(rows: readonly MarketFigureInput[]): { markets: Fa
       positions,
     });
     fills += s.fills;
-    volume += s.volume;
+    volume += s.bought + s.sold;
     fees += s.fees;
     realised += pnl.realised;
     unrealised += pnl.unrealised;

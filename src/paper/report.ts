@@ -8,7 +8,8 @@
 import { formatMicros, type Micros } from "../core/money.js";
 import { FillLedger } from "../bot/fills/fill-ledger.js";
 import { Inventory } from "../bot/fills/inventory.js";
-import { addFill, emptySums, marketFigures, type FastMarketFigures, type FigureTotals, type MarketFigureInput, type MarketSums } from "../backtest/market-figures.js";
+import { addToTotals, emptyTotals, type FillTotals } from "../bot/fills/fill-totals.js";
+import { marketFigures, type FastMarketFigures, type FigureTotals, type MarketFigureInput } from "../backtest/market-figures.js";
 import { renderHtmlReport } from "../backtest/report-html/html.js";
 import { SeriesRecorder, type SeriesProbe, type SeriesReport } from "../backtest/series.js";
 import { labelsOf, seriesLines, textTable } from "../backtest/summary.js";
@@ -39,7 +40,7 @@ export class PaperReporter {
   private readonly ledger = new FillLedger();
   readonly inventory = new Inventory();
   private readonly series: SeriesRecorder;
-  private readonly sums = new Map<string, MarketSums>();
+  private readonly sums = new Map<string, FillTotals>();
   private firstTs: number | null = null;
   private lastTs: number | null = null;
 
@@ -68,10 +69,10 @@ export class PaperReporter {
     this.inventory.applyLedgerResult(r);
     let s = this.sums.get(f.marketId);
     if (s === undefined) {
-      s = emptySums();
+      s = emptyTotals();
       this.sums.set(f.marketId, s);
     }
-    addFill(s, f);
+    addToTotals(s, f);
     this.series.fill({ ts: f.ts, marketId: f.marketId, outcome: f.outcome, side: f.side, role: f.role, price: f.price, qty: f.qty, fee: f.fee });
   }
 

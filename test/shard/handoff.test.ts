@@ -8,8 +8,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { shardOf } from "../../src/config/shard-section.js";
 import type { Config } from "../../src/config/index.js";
-import { InProcessSocketConnector, InProcessTransport } from "../../src/sim/http/in-process.js";
-import { daemonConfig, makeDaemon, settle, startSim, walletAddress, type SimHarness } from "../integration/harness.js";
+import { daemonConfig, makeDaemon, settle, startSim, walletAddress } from "../integration/harness.js";
+import { shardPods } from "./pods.js";
 
 const WALLETS = 6;
 const MARKETS = ["HOA", "HOB", "HOC", "HOD", "HOE", "HOF"];
@@ -19,26 +19,7 @@ function replica(index: number, count: number): Config {
   return { ...base, shard: { index, count } };
 }
 
-/** Each pod has its own address (and so its own IP buckets), as pods do. */
-function pod(h: SimHarness, index: number): { transport: InProcessTransport; connector: InProcessSocketConnector } {
-  const remoteAddress = `10.0.0.${index + 2}`;
-  return { transport: new InProcessTransport(h.pipeline, { remoteAddress }), connector: new InProcessSocketConnector(h.hub, { remoteAddress }) };
-}
-
-/** The replica ids with open orders on each wallet, read from the simulator's own records. */
-function owners(h: SimHarness): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  for (let i = 0; i < WALLETS; i++) {
-    const w = walletAddress(i);
-    const ids = new Set<string>();
-    for (const o of h.sim.desk.records.liveOf(w)) {
-      const m = /^(ho-s\d+)-/.exec(o.clientOrderId ?? "");
-      ids.add(m === null ? `other:${o.clientOrderId}` : m[1]!);
-    }
-    out.set(w, ids);
-  }
-  return out;
-}
+const { pod, owners } = shardPods({ subnet: "10.0.0", instance: "ho", wallets: WALLETS });
 
 describe("shard hand-off when the replica count changes", () => {
   const h = startSim({ wallets: WALLETS, markets: MARKETS.map((symbol) => ({ symbol, opensAt: "-10m", closesAt: "+1d", takerArrivalPerMin: 5 })) });

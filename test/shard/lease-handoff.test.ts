@@ -23,9 +23,9 @@ import { HttpLeaseApi, leaseName, parseMicroTime, type LeaseApi, type LeaseRead,
 import { createDaemon, type Daemon } from "../../src/bot/engine/daemon.js";
 import { RecordingObserver, type EngineObserver } from "../../src/bot/observer.js";
 import { Rng } from "../../src/core/rng.js";
-import { InProcessSocketConnector, InProcessTransport } from "../../src/sim/http/in-process.js";
 import { API_KEY, daemonConfig, makeDaemon, startSim, walletAddress, type DaemonHarness, type SimHarness } from "../integration/harness.js";
 import { FakeK8s, TrackedLeaseApi, capture, type Line } from "./fake-k8s.js";
+import { shardPods } from "./pods.js";
 
 const WALLETS = 6;
 const MARKETS = ["LHA", "LHB", "LHC", "LHD", "LHE", "LHF"];
@@ -58,22 +58,7 @@ function replica(index: number, count: number, lease: LeaseSettings | undefined)
   return { ...base, shard: lease === undefined ? { index, count } : { index, count, lease } };
 }
 
-function pod(h: SimHarness, index: number): { transport: InProcessTransport; connector: InProcessSocketConnector } {
-  const remoteAddress = `10.0.1.${index + 2}`;
-  return { transport: new InProcessTransport(h.pipeline, { remoteAddress }), connector: new InProcessSocketConnector(h.hub, { remoteAddress }) };
-}
-
-/** The replica ids with open orders on each wallet, from the simulator's records. */
-function owners(h: SimHarness): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  for (let i = 0; i < WALLETS; i++) {
-    const w = walletAddress(i);
-    const ids = new Set<string>();
-    for (const o of h.sim.desk.records.liveOf(w)) ids.add(/^(lh-s\d+)-/.exec(o.clientOrderId ?? "")?.[1] ?? `other:${o.clientOrderId}`);
-    out.set(w, ids);
-  }
-  return out;
-}
+const { pod, owners } = shardPods({ subnet: "10.0.1", instance: "lh", wallets: WALLETS });
 
 const all = Array.from({ length: WALLETS }, (_, i) => walletAddress(i));
 const moving = all.filter((w) => shardOf(w, 2) === 1);

@@ -57,7 +57,8 @@ import { queueModelFactory, type QueueModelFactory, type QueueModelSpec } from "
 import { OutcomeBook, type ExchangeFill } from "./exchange-model.js";
 import type { OwnOrderView } from "../../bot/quote/own-orders.js";
 import { fastSeries } from "../series-fast.js";
-import { addFill, emptySums, marketFigures, type FastMarketFigures, type FigureTotals, type MarketFigureInput, type MarketSums } from "../market-figures.js";
+import { addToTotals, emptyTotals, type FillTotals } from "../../bot/fills/fill-totals.js";
+import { marketFigures, type FastMarketFigures, type FigureTotals, type MarketFigureInput } from "../market-figures.js";
 
 export type { FastMarketFigures };
 import type { SeriesRecorder, SeriesReport } from "../series.js";
@@ -147,7 +148,7 @@ interface MarketState {
   strategy: StrategyState | undefined;
   exchange: Map<number, OutcomeBook>;
   /** Our fills' sums (the report's row). */
-  sums: MarketSums;
+  sums: FillTotals;
 }
 
 const WALLET = "0x000000000000000000000000000000000000fa57";
@@ -396,7 +397,7 @@ export class FastEngine {
         trades: [],
         strategy: undefined,
         exchange: new Map(),
-        sums: emptySums(),
+        sums: emptyTotals(),
       });
       this.marketList = [...this.markets.keys()];
       this.follow(ev.symbol, outcomeCount);
@@ -736,7 +737,7 @@ export class FastEngine {
     this.inventory.applyLedgerResult(r);
     if (r.status === "added") this.signals.onFill(WALLET, symbol, { outcome, side: f.side, price: f.price, size: f.qty, role: f.role, ts: this.now });
     this.tracker.apply({ kind: "trade", fill: { tradeId, orderId: f.orderId, clientOrderId: f.clientOrderId, qty: f.qty, ts: this.now } });
-    addFill(this.markets.get(symbol)!.sums, f);
+    addToTotals(this.markets.get(symbol)!.sums, f);
     this.series?.fill({ ts: this.now, marketId: symbol, outcome, side: f.side, role: f.role, price: f.price, qty: f.qty, fee: f.fee });
   }
 

@@ -34,6 +34,15 @@ export interface MarketTimelineParts {
 
 export class MarketTimeline {
   private readonly phaseTimers = new Map<string, TimerHandle>();
+  /**
+   * Markets whose settlement was applied (noteSettlement: once per market). Only consulted for a
+   * market the registry follows (noteSettlement and the forgetting in refreshSelection both start
+   * from the registry's entry), so an entry is dropped when its market is forgotten: the set never
+   * outgrows the registry. A forgotten settled market does not come back to settle twice: selection
+   * skips a market whose row is stopped (settled, or past closesAt), and followHeld runs only at
+   * start-up (settleKnown), before anything is settled in this process. While a payout is awaited
+   * (the settlement check, its overdue alert) the registry keeps the market, and so its entry.
+   */
   private readonly settled = new Set<string>();
   /** The wallets' inventories are anchored (start-up done): settlements may be applied. */
   private anchored = false;
@@ -91,6 +100,7 @@ export class MarketTimeline {
       const busy = held || inventory.payoutAwaited(symbol) || this.p.runners.some((r) => r.tracker.liveOrders(symbol).length > 0);
       if (!busy) {
         registry.forget(symbol);
+        this.settled.delete(symbol);
         this.p.clock.clearTimeout(this.phaseTimers.get(symbol));
         this.phaseTimers.delete(symbol);
       }

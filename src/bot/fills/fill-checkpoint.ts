@@ -7,60 +7,15 @@
  * backtest exercises the same path as a long-running daemon.
  */
 import { compareIds } from "../../core/natural-order.js";
-import type { Micros } from "../../core/money.js";
 import type { Fill, TradeCursor } from "./fill-types.js";
+import { addToTotals, emptyTotals, type FillTotals } from "./fill-totals.js";
 
-/** What a set of fills of one wallet, market and outcome adds up to. Notionals are exact (micro²). */
-export interface FillTotals {
-  fills: number;
-  maker: number;
-  taker: number;
-  unknownRole: number;
-  /** Micro-shares bought / sold. */
-  bought: Micros;
-  sold: Micros;
-  /** sum(price x qty) of the BUY / SELL fills, micros x micro-shares. */
-  buyNotional2: bigint;
-  sellNotional2: bigint;
-  fees: Micros;
-}
-
+/** The totals (fill-totals.ts) of the fills of one wallet, market and outcome. */
 export interface TotalsRow {
   wallet: string;
   marketId: string;
   outcome: number;
   totals: FillTotals;
-}
-
-export function emptyTotals(): FillTotals {
-  return { fills: 0, maker: 0, taker: 0, unknownRole: 0, bought: 0n, sold: 0n, buyNotional2: 0n, sellNotional2: 0n, fees: 0n };
-}
-
-export function addToTotals(t: FillTotals, f: Pick<Fill, "role" | "side" | "qty" | "price" | "fee">): void {
-  t.fills += 1;
-  if (f.role === "maker") t.maker += 1;
-  else if (f.role === "taker") t.taker += 1;
-  else t.unknownRole += 1;
-  if (f.side === "BUY") {
-    t.bought += f.qty;
-    t.buyNotional2 += f.price * f.qty;
-  } else {
-    t.sold += f.qty;
-    t.sellNotional2 += f.price * f.qty;
-  }
-  t.fees += f.fee;
-}
-
-export function mergeTotals(into: FillTotals, x: FillTotals): void {
-  into.fills += x.fills;
-  into.maker += x.maker;
-  into.taker += x.taker;
-  into.unknownRole += x.unknownRole;
-  into.bought += x.bought;
-  into.sold += x.sold;
-  into.buyNotional2 += x.buyNotional2;
-  into.sellNotional2 += x.sellNotional2;
-  into.fees += x.fees;
 }
 
 /** True when (ts, tradeId) of `f` is at or below `w` (time, then trade id in natural id order). */

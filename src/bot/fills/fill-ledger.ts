@@ -52,7 +52,8 @@
  */
 import { compareIds } from "../../core/natural-order.js";
 import type { Micros } from "../../core/money.js";
-import { FillCheckpoint, addToTotals, emptyTotals, mergeTotals, type TotalsRow } from "./fill-checkpoint.js";
+import { FillCheckpoint, type TotalsRow } from "./fill-checkpoint.js";
+import { addToTotals, emptyTotals, mergeTotals } from "./fill-totals.js";
 import type { Fill, FillSource, TradeCursor } from "./fill-types.js";
 
 export type { Fill, FillRoleView, FillSource, TradeCursor } from "./fill-types.js";

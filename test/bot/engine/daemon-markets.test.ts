@@ -2,7 +2,7 @@
  * The daemon's markets over time (src/bot/engine/daemon-markets.ts), over a scripted registry and
  * data source and the virtual clock: events routed to the wallets, books and trades followed and
  * dropped with the selection, phase timers, settlements applied once, deselected markets forgotten
- * only when nothing is left there.
+ * only when nothing is left there, and the settled markets remembered no longer than their market.
  */
 import { describe, expect, it } from "vitest";
 import { MarketTimeline, type MarketTimelineParts } from "../../../src/bot/engine/daemon-markets.js";
@@ -336,6 +336,60 @@ describe("MarketTimeline.refreshSelection", () => {
     w.emit("M", "row");
     await w.timeline.refreshSelection();
     expect(w.take().filter((c) => c.startsWith("forget"))).toEqual(["forget:M"]);
+  });
+});
+
+describe("MarketTimeline: the settled markets it remembers", () => {
+  const settledSet = (w: ReturnType<typeof world>) => (w.timeline as unknown as { settled: ReadonlySet<string> }).settled;
+  const resolved = { status: "RESOLVED" as const, payoutNumerators: ["1", "0"], lifecycle: { closedAt: null, pausedAt: null, resolvedAt: new Date(T0 - 1_000).toISOString(), voidedAt: null } };
+
+  it("are bounded by the markets the registry follows: a settled market is dropped with it, however many settle", async () => {
+    const w = world();
+    w.timeline.wire();
+    await w.timeline.settleKnown();
+    w.add("SEL");
+    const N = 500;
+    for (let i = 0; i < N; i++) {
+      const s = `M${i}`;
+      w.add(s, { selected: false }, resolved);
+      w.held.set(s, 5n);
+      w.emit(s, "row");
+      w.emit(s, "row");
+      expect(settledSet(w).size).toBeLessThanOrEqual(w.entries.size);
+      await w.timeline.refreshSelection();
+      expect(w.entries.has(s)).toBe(false);
+    }
+    const calls = w.take();
+    // Each settled once while followed, then forgotten (its shares were settled: nothing kept it).
+    expect(calls.filter((c) => c.startsWith("resolve:")).length).toBe(N);
+    expect(calls.filter((c) => c.startsWith("settled:")).length).toBe(N);
+    expect(calls.filter((c) => c.startsWith("forget:")).length).toBe(N);
+    expect(settledSet(w).size).toBe(0);
+  });
+
+  it("a settled market whose payout is awaited is kept, and settled once however many rows come; dropped once paid", async () => {
+    const w = world();
+    w.timeline.wire();
+    await w.timeline.settleKnown();
+    w.add("P", { selected: false }, resolved);
+    w.held.set("P", 5n);
+    w.emit("P", "row");
+    // The settlement check awaits the payout (and raises the overdue alert if it is late).
+    w.awaited.add("P");
+    for (let round = 0; round < 20; round++) {
+      await w.timeline.refreshSelection();
+      w.emit("P", "row");
+    }
+    expect(w.entries.has("P")).toBe(true);
+    expect([...settledSet(w)]).toEqual(["P"]);
+    let calls = w.take();
+    expect(calls.filter((c) => c.startsWith("resolve:") || c.startsWith("settled:")).length).toBe(2);
+    expect(calls.filter((c) => c.startsWith("forget:"))).toEqual([]);
+    w.awaited.delete("P");
+    await w.timeline.refreshSelection();
+    calls = w.take();
+    expect(calls.filter((c) => c.startsWith("forget:"))).toEqual(["forget:P"]);
+    expect(settledSet(w).size).toBe(0);
   });
 });
 

@@ -1,11 +1,13 @@
 /**
  * The compacted part of the fill ledger (src/bot/fills/fill-checkpoint.ts) on its own: the totals
- * arithmetic, the watermark order (time, then trade id in natural order), what absorb does to the
- * watermark, counts and totals, and the archive kept only when asked. fill-compaction.test.ts
- * drives it through the ledger; this file pins the pieces the ledger relies on.
+ * arithmetic it folds with (src/bot/fills/fill-totals.ts), the watermark order (time, then trade id
+ * in natural order), what absorb does to the watermark, counts and totals, and the archive kept only
+ * when asked. fill-compaction.test.ts drives it through the ledger; this file pins the pieces the
+ * ledger relies on.
  */
 import { describe, expect, it } from "vitest";
-import { FillCheckpoint, addToTotals, atOrBelow, emptyTotals, mergeTotals } from "../../../src/bot/fills/fill-checkpoint.js";
+import { FillCheckpoint, atOrBelow } from "../../../src/bot/fills/fill-checkpoint.js";
+import { addToTotals, emptyTotals, mergeTotals } from "../../../src/bot/fills/fill-totals.js";
 import type { Fill } from "../../../src/bot/fills/fill-types.js";
 import { parseMicros } from "../../../src/core/money.js";
 
