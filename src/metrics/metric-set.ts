@@ -16,6 +16,7 @@ import { microsToNumber, type Micros } from "../core/money.js";
 import { LoadShedMetrics } from "./capacity-metrics.js";
 import { vaultMergeMetrics, type VaultMergeMetrics } from "./vault-metrics.js";
 import { SettlementMetrics } from "./settlement-metrics.js";
+import { LeaseMetrics } from "./lease-metrics.js";
 import { LabelGuard, type LabelGuardOptions } from "./labels.js";
 import { LoopMetrics } from "./loop-metrics.js";
 import { adverseMetrics } from "./adverse-metrics.js";
@@ -97,6 +98,8 @@ export class MetricSet {
   readonly vaultMerges: VaultMergeMetrics;
   // ---- settlement checks (settlement-metrics.ts; the engine attaches its settlement watcher) ----
   readonly settlement: SettlementMetrics;
+  // ---- shard leases (lease-metrics.ts; the engine attaches its leases when shard.lease is on) ----
+  readonly lease: LeaseMetrics;
 
   constructor(opts: MetricSetOptions) {
     this.labels = new LabelGuard({ ...opts, now: () => opts.clock.now() });
@@ -255,6 +258,7 @@ export class MetricSet {
     this.loadShed = new LoadShedMetrics(this.registry);
     this.vaultMerges = vaultMergeMetrics(this.registry);
     this.settlement = new SettlementMetrics(this.registry);
+    this.lease = new LeaseMetrics(this.registry, this.labels);
 
     if (opts.processMetrics ?? true) {
       collectDefaultMetrics({ register: this.registry });

@@ -7,8 +7,8 @@
  * same check as the admin routes). No status token configured: the route does not exist (404),
  * so a daemon only answers it when its operator chose a token. A wrong or missing token: 401.
  * A token is never logged and never part of the body: the document is built from labels,
- * addresses, ids and figures, and its only free text (halt targets and details) passes through
- * the log scrubber.
+ * addresses, ids and figures, and its only free text (halt targets and details, a lease request's
+ * error) passes through the log scrubber.
  *
  * The document (version 1) is built by the daemon (src/bot/engine/status-document.ts); this
  * module owns its shape and the HTTP answer.
@@ -57,6 +57,26 @@ export interface StatusPnl {
   net: string;
 }
 
+/** A wallet's Kubernetes Lease as this replica sees it (shard.lease; src/bot/guards/wallet-lease.ts). */
+export interface StatusLease {
+  /** The Lease object's name. */
+  name: string;
+  /** held, waiting (not held yet in this process), lost (given up, being taken back), released (at a stop). */
+  state: string;
+  /** The holder last read from the API server (this replica's instance id while held); null: free or not known. */
+  holder: string | null;
+  /** ISO time of this replica's last successful write of the lease (acquire or renewal); null: never. */
+  renewedAt: string | null;
+  /** Seconds since then (null: never). */
+  renewAgeSec: number | null;
+  /** ISO time the wallet entered `state`. */
+  since: string;
+  /** Leases lost in this process. */
+  losses: number;
+  /** The last failed lease request's error (null once a request was answered again). */
+  error: string | null;
+}
+
 export interface StatusWallet {
   name: string;
   address: string;
@@ -68,6 +88,8 @@ export interface StatusWallet {
   pnl: StatusPnl;
   positions: StatusPosition[];
   orders: StatusOrder[];
+  /** Only with shard.lease, once the wallet's lease was asked for. */
+  lease?: StatusLease;
 }
 
 export interface StatusMarket {

@@ -90,6 +90,7 @@ export async function populate(d: Daemon): Promise<void> {
   const mk = "BTC-UP-2026";
   d.metrics.configInfo.set("0123456789abcdef");
   d.metrics.settlement.follow(() => [{ walletName: w, marketId: mk, state: "overdue", expected: 7_000_000n, received: 2_000_000n }]);
+  d.metrics.lease.follow(() => [{ wallet: wallet.address, state: "lost", renewAgeSec: 14.5, losses: 1 }]);
   o.liveQuotes(w, mk, { buy: 2, sell: 2 });
   o.ordersPlaced(w, mk, 5);
   o.ordersCancelled(w, mk, 3);

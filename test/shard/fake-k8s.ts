@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LeaseApi, LeaseRecord, LeaseRead, LeaseWrite } from "../../src/bot/guards/k8s-lease-client.js";
+import type { Clock } from "../../src/core/clock.js";
 import { createLogger, type Logger } from "../../src/log/index.js";
 
 /** A JSON log line as the lease tests read it. */
@@ -17,10 +18,10 @@ export interface Line {
   [k: string]: unknown;
 }
 
-/** A logger whose lines are kept, parsed, for the assertions. */
-export function capture(level: "debug" | "info"): { log: Logger; lines: Line[] } {
+/** A logger whose lines are kept, parsed, for the assertions (stamped by `clock` when given: a virtual one). */
+export function capture(level: "debug" | "info", clock?: Clock): { log: Logger; lines: Line[] } {
   const lines: Line[] = [];
-  const log = createLogger({ level, format: "json" }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
+  const log = createLogger({ level, format: "json", ...(clock === undefined ? {} : { clock }) }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
   return { log, lines };
 }
 

@@ -203,6 +203,62 @@ describe("shard.lease: per-wallet Leases against a fake Kubernetes API server", 
     expect(a.lost).toEqual([`${WALLET}: taken by mm-prod-s7`]);
   });
 
+  it("each wallet's state as /status and the metrics show it: waiting (with the holder), held, lost (taken), held again, released", async () => {
+    const a = replica("mm-prod-s0");
+    const b = replica("mm-prod-s1");
+    await a.leases.acquire(WALLET);
+    expect(a.leases.view(WALLET)).toEqual({ wallet: WALLET, name: `mm-prod-${WALLET}`, state: "held", holder: "mm-prod-s0", renewedAtMs: clock.now(), sinceMs: clock.now(), losses: 0, error: undefined });
+    const firstAt = clock.now();
+    await run(5_000);
+    // Renewed (renewSec 5): the last write moved on.
+    expect(a.leases.view(WALLET)!.renewedAtMs).toBe(firstAt + 5_000);
+    await b.leases.acquire(WALLET);
+    expect(b.leases.views()).toEqual([expect.objectContaining({ state: "waiting", holder: "mm-prod-s0", renewedAtMs: undefined, losses: 0 })]);
+
+    // Taken by another replica (its renewal answered 409): lost, naming the taker.
+    const l = k8s.lease(`mm-prod-${WALLET}`)!;
+    k8s.leases.set(`mm/mm-prod-${WALLET}`, { ...l, metadata: { ...l.metadata, resourceVersion: "7000" }, spec: { ...l.spec, holderIdentity: "mm-prod-s7", renewTime: microTime(clock.now()) } });
+    const takenAt = clock.now();
+    await run(5_000);
+    expect(a.lost).toHaveLength(1);
+    expect(a.leases.view(WALLET)).toMatchObject({ state: "lost", holder: "mm-prod-s7", losses: 1 });
+    const lostSince = a.leases.view(WALLET)!.sinceMs;
+    // Asked again while s7's lease runs: refused, still lost.
+    await expect(a.leases.acquire(WALLET)).resolves.toMatchObject({ acquired: false, holder: "mm-prod-s7" });
+    expect(a.leases.view(WALLET)).toMatchObject({ state: "lost", holder: "mm-prod-s7", sinceMs: lostSince });
+    // The API server down: the error is kept until an answer.
+    k8s.mode = "unavailable";
+    await expect(a.leases.acquire(WALLET)).rejects.toThrow(/HTTP 503/);
+    expect(a.leases.view(WALLET)!.error).toMatch(/HTTP 503/);
+    k8s.mode = "up";
+    // s7 stopped renewing: expired after renewTime + 15 s + 2 s (+ 1 s: the Date header's whole seconds).
+    await run(takenAt + 18_250 - clock.now());
+    await expect(a.leases.acquire(WALLET)).resolves.toMatchObject({ acquired: true, takenFrom: "mm-prod-s7" });
+    expect(a.leases.view(WALLET)).toMatchObject({ state: "held", holder: "mm-prod-s0", renewedAtMs: clock.now(), sinceMs: clock.now(), losses: 1, error: undefined });
+    expect(a.leases.lost()).toEqual([]);
+
+    await a.leases.release(WALLET);
+    expect(a.leases.view(WALLET)).toMatchObject({ state: "released", holder: undefined, losses: 1, error: undefined });
+    a.leases.stop();
+    b.leases.stop();
+  });
+
+  it("a lease lost for want of renewals and not taken meanwhile: the same replica takes it back at once when the API server answers again", async () => {
+    const a = replica("mm-prod-s0");
+    await a.leases.acquire(WALLET);
+    k8s.mode = "unavailable";
+    await run(14_000);
+    expect(a.lost).toHaveLength(1);
+    expect(a.leases.view(WALLET)).toMatchObject({ state: "lost", holder: undefined, losses: 1 });
+    k8s.mode = "up";
+    // Still ours on the API server (holderIdentity unchanged, so no other replica took it): taken back
+    // by a PUT with the resourceVersion read, which a taker's write would have changed.
+    await expect(a.leases.acquire(WALLET)).resolves.toEqual({ acquired: true });
+    expect(a.leases.view(WALLET)).toMatchObject({ state: "held", holder: "mm-prod-s0", losses: 1 });
+    expect(k8s.lease(`mm-prod-${WALLET}`)!.spec).toMatchObject({ holderIdentity: "mm-prod-s0", renewTime: microTime(clock.now()), leaseTransitions: 0 });
+    a.leases.stop();
+  });
+
   it("a renewal whose answer was lost (409, the lease still ours): renewed again, not lost", async () => {
     const a = replica("mm-prod-s0");
     await a.leases.acquire(WALLET);

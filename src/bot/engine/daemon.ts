@@ -45,7 +45,7 @@ import { DaemonTimers } from "./daemon-timers.js";
 import type { DaemonDeps, ShutdownReport, StartReport } from "./daemon-types.js";
 import { buildWalletRunners, startWallets } from "./daemon-wallets.js";
 import { shardHold, type ShardStart } from "./shard-handoff.js";
-import { releaseLeases, stopLeasedWallet, walletLeasesFor } from "./shard-lease.js";
+import { leaseMetricRows, releaseLeases, stopLeasedWallet, walletLeasesFor } from "./shard-lease.js";
 import type { WalletLeases } from "../guards/wallet-lease.js";
 import { applyShard } from "../../config/shard-section.js";
 import type { HaltChange } from "../risk/types.js";
@@ -263,6 +263,8 @@ export class Daemon {
       active: () => this.running && this.stopping === undefined,
     });
     this.ops.metrics.settlement.follow(() => this.settlement.views());
+    const leases = this.leases;
+    if (leases !== undefined) this.ops.metrics.lease.follow(() => leaseMetricRows(leases, this.clock.now()));
     this.markets = new MarketTimeline({
       clock: this.clock,
       log: this.log,
@@ -381,6 +383,7 @@ export class Daemon {
       inventory: this.inventory,
       halts: this.coreRisk.facade.halts(),
       hookHalts: this.extraRisk?.halts?.() ?? [],
+      lease: this.leases === undefined ? undefined : (w) => this.leases?.view(w),
     });
   }
 
@@ -486,8 +489,9 @@ export class Daemon {
 
   /**
    * A wallet's lease was lost (not renewed in time, or taken): stop the wallet now, its orders
-   * cancelled, so it is never quoted by two replicas. A wallet still held at start-up was not
-   * started: its hold simply takes the lease again. Stopped for the rest of this process's life.
+   * cancelled, so it is never quoted by two replicas. A wallet still held (at start-up, or on its
+   * way back) was not started: its hold simply takes the lease again. Once the stop has ended the
+   * wallet goes back through the hand-off (rejoinAfterLoss).
    */
   private leaseLost(wallet: string, why: string): void {
     if (this.stopping !== undefined || this.shardStart?.handoff.isHolding(wallet) === true) return;
@@ -496,9 +500,40 @@ export class Daemon {
     const stop = runner.shutdown(this.clock.now() + this.config.shutdown.cancelDeadlineSec * 1000);
     this.leaseLostStops.set(wallet, stop);
     void stop.then(
-      (report) => logShutdownReports(this.log, [report]),
+      (report) => {
+        logShutdownReports(this.log, [report]);
+        void this.rejoinAfterLoss(runner, stop);
+      },
       (e: unknown) => this.log.error({ wallet, why, err: e instanceof Error ? e.message : String(e) }, "shard lease: stopping the wallet failed"),
     );
+  }
+
+  /**
+   * The way back of a wallet stopped for a lost lease: the lease asked for again with a backoff,
+   * the previous owner's orders waited out (ShardHandoff.rejoin), then the wallet's whole start-up
+   * (open orders reconciled before any cycle). A stop of the daemon meanwhile ends it.
+   */
+  private async rejoinAfterLoss(runner: WalletRunner, stop: Promise<WalletShutdownReport>): Promise<void> {
+    const shard = this.shardStart;
+    const leases = this.leases;
+    const signal = this.startAbort.signal;
+    if (shard === undefined || leases === undefined || this.stopping !== undefined || signal.aborted) return;
+    // Checked again after the wait, with no await before the restart: a loss between the two (ignored
+    // by leaseLost while this stop is recorded) sends the wallet back to the wait.
+    do {
+      try {
+        await shard.rejoin(runner.wallet, signal);
+      } catch {
+        return; // the daemon is stopping
+      }
+      if (this.stopping !== undefined || this.leaseLostStops.get(runner.wallet) !== stop) return;
+    } while (!leases.holds(runner.wallet));
+    this.leaseLostStops.delete(runner.wallet);
+    try {
+      await runner.restart(signal);
+    } catch (e) {
+      if (!signal.aborted) this.log.error({ wallet: runner.wallet, err: e instanceof Error ? e.message : String(e) }, "shard lease: starting the wallet again failed");
+    }
   }
 
   /** Start-up aborted; every timer, poller and watch of the daemon stopped (the wallets are next). */

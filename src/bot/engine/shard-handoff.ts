@@ -22,6 +22,12 @@
  * every `pollMs`) until the lease is released or expires; then the order look above still applies
  * (the old owner's last orders may still be ending). A lease request that fails holds the wallet
  * too (the API server down at start-up: nothing is quoted until it answers).
+ *
+ * A wallet whose lease was lost while running (stopped, its orders cancelled: src/bot/engine/
+ * shard-lease.ts) goes through `rejoin` once that stop has ended: it is held again, the lease is
+ * asked for with a backoff (REJOIN_FIRST_MS doubling to REJOIN_MAX_MS while it is refused or the
+ * API server does not answer), then the order look above, every `pollMs`, until the previous
+ * owner's orders are gone; then the daemon starts the wallet as at start-up.
  */
 import type { WalletClient } from "../../api/index.js";
 import type { Clock } from "../../core/clock.js";
@@ -129,6 +135,39 @@ export class ShardHandoff {
     return this.holding.has(wallet);
   }
 
+  /**
+   * After a lost lease (the wallet stopped): resolves once the lease is ours again and no
+   * predecessor's order is open or recent, so the wallet may start again; rejects only when
+   * `signal` aborts. The wallet counts as held meanwhile (isHolding: a lease lost again is taken
+   * again here, not a second stop).
+   */
+  async rejoin(wallet: string, api: WalletClient, signal: AbortSignal): Promise<void> {
+    const since = this.o.clock.now();
+    this.holding.set(wallet, since);
+    let delay = REJOIN_FIRST_MS;
+    let refused: { holder: string | undefined; reason: string } | undefined;
+    try {
+      for (;;) {
+        await this.o.clock.sleep(delay, signal);
+        const lease = await this.takeLease(wallet, signal);
+        if (lease !== true) {
+          if (refused === undefined || refused.holder !== lease.holder) {
+            this.o.log.warn({ wallet, lease: this.o.leases?.nameOf(wallet), leaseHolder: lease.holder ?? null, why: lease.reason }, "shard hand-off: the lost lease is not ours again yet; the wallet stays stopped");
+          }
+          refused = lease;
+          delay = Math.min(delay * 2, REJOIN_MAX_MS);
+          continue;
+        }
+        delay = this.o.pollMs;
+        const l = await this.look(wallet, api, signal);
+        if (l !== undefined && l.open === 0 && l.recent === 0) break;
+      }
+    } finally {
+      this.holding.delete(wallet);
+    }
+    this.o.log.info({ wallet, lease: this.o.leases?.nameOf(wallet), waitedMs: this.o.clock.now() - since }, "shard hand-off: the lost lease is ours again and no other replica's order is open or recent; starting the wallet again");
+  }
+
   private async waitClear(wallet: string, api: WalletClient, signal: AbortSignal): Promise<void> {
     const since = this.holding.get(wallet) ?? this.o.clock.now();
     let leaseWasHeld = false;
@@ -186,15 +225,20 @@ export class ShardHandoff {
 /** How long a held wallet waits between looks. */
 export const HANDOFF_POLL_MS = 2_000;
 
+/** A lost lease is asked for again this long after the wallet's stop ended, then after twice as long each time, up to REJOIN_MAX_MS. */
+export const REJOIN_FIRST_MS = 1_000;
+export const REJOIN_MAX_MS = 8_000;
+
 /** The base instance id of a sharded replica's `<base>-s<index>`. */
 export function shardBase(id: string, index: number): string {
   const suffix = `-s${index}`;
   return id.endsWith(suffix) ? id.slice(0, -suffix.length) : id;
 }
 
-/** A sharded replica's start-up hold, and the hand-off behind it (isHolding). */
+/** A sharded replica's start-up hold, the way back of a wallet whose lease was lost, and the hand-off behind them (isHolding). */
 export interface ShardStart {
   hold: (wallet: string, signal: AbortSignal) => Promise<HeldWallet | undefined>;
+  rejoin: (wallet: string, signal: AbortSignal) => Promise<void>;
   handoff: ShardHandoff;
 }
 
@@ -222,5 +266,9 @@ export function shardHold(
     leases,
   });
   const address = (wallet: string): string => config.wallets.find((w) => w.address.toLowerCase() === wallet)?.address ?? wallet;
-  return { hold: (wallet, signal) => handoff.prepare(wallet, forWallet(address(wallet)), signal), handoff };
+  return {
+    hold: (wallet, signal) => handoff.prepare(wallet, forWallet(address(wallet)), signal),
+    rejoin: (wallet, signal) => handoff.rejoin(wallet, forWallet(address(wallet)), signal),
+    handoff,
+  };
 }

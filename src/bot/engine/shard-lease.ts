@@ -1,13 +1,16 @@
 /**
  * The daemon's side of `shard.lease` (src/bot/guards/wallet-lease.ts): building the per-wallet
  * Leases from the config and the pod's service account, stopping a wallet whose lease was lost,
- * ending each wallet at shutdown by whether its lease is ours, and releasing the leases after.
+ * ending each wallet at shutdown by whether its lease is ours, and releasing the leases after;
+ * the leases as metric rows. (The way back of a lost wallet: Daemon.rejoinAfterLoss over
+ * ShardHandoff.rejoin.)
  */
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { ShardSettings } from "../../config/shard-section.js";
 import { HttpLeaseApi, inClusterTarget, type InClusterSource, type LeaseApi } from "../guards/k8s-lease-client.js";
 import { WalletLeases } from "../guards/wallet-lease.js";
+import type { LeaseMetricRow } from "../../metrics/lease-metrics.js";
 import { shardBase } from "./shard-handoff.js";
 import { isClean, type WalletShutdownReport } from "./shutdown-report.js";
 
@@ -46,6 +49,16 @@ export function walletLeasesFor(
     log: opts.log.child({ component: "lease" }),
     onLost: opts.onLost,
   });
+}
+
+/** The leases as the metrics read them (src/metrics/lease-metrics.ts), at `nowMs`. */
+export function leaseMetricRows(leases: WalletLeases, nowMs: number): LeaseMetricRow[] {
+  return leases.views().map((v) => ({
+    wallet: v.wallet,
+    state: v.state,
+    renewAgeSec: v.renewedAtMs === undefined ? undefined : Math.max(0, nowMs - v.renewedAtMs) / 1000,
+    losses: v.losses,
+  }));
 }
 
 /** What a wallet's shutdown reports when its lease was never this replica's: nothing of ours to end. */

@@ -7,7 +7,8 @@
 import { formatMicros } from "../../core/money.js";
 import type { Config } from "../../config/index.js";
 import { redactSecrets } from "../../log/redact.js";
-import { STATUS_VERSION, statusHalt, type StatusDocument, type StatusHalt, type StatusMarket, type StatusOrder, type StatusPnl, type StatusWallet } from "../../metrics/status-route.js";
+import { STATUS_VERSION, statusHalt, type StatusDocument, type StatusHalt, type StatusLease, type StatusMarket, type StatusOrder, type StatusPnl, type StatusWallet } from "../../metrics/status-route.js";
+import type { LeaseView } from "../guards/wallet-lease.js";
 import type { Inventory } from "../fills/inventory.js";
 import type { MarketDataSource } from "../market/market-data.js";
 import { marketPhase } from "../market/market-phase.js";
@@ -31,6 +32,21 @@ export interface StatusDocumentParts {
   halts: readonly Halt[];
   /** Halts of an extra risk hook, as text. */
   hookHalts: readonly string[];
+  /** shard.lease: the wallet's lease (lower-cased address); absent or undefined: no lease shown. */
+  lease?: ((wallet: string) => LeaseView | undefined) | undefined;
+}
+
+function leaseJson(v: LeaseView, nowMs: number): StatusLease {
+  return {
+    name: v.name,
+    state: v.state,
+    holder: v.holder ?? null,
+    renewedAt: v.renewedAtMs === undefined ? null : new Date(v.renewedAtMs).toISOString(),
+    renewAgeSec: v.renewedAtMs === undefined ? null : Math.max(0, nowMs - v.renewedAtMs) / 1000,
+    since: new Date(v.sinceMs).toISOString(),
+    losses: v.losses,
+    error: v.error === undefined ? null : redactSecrets(v.error),
+  };
 }
 
 function pnlJson(p: PnlFigures): StatusPnl {
@@ -78,7 +94,7 @@ export function statusDocument(p: StatusDocumentParts): StatusDocument {
         realised: formatMicros(x.realisedPnl),
         fees: formatMicros(x.fees),
       }));
-    return {
+    const wallet: StatusWallet = {
       name: r.name,
       address: r.wallet,
       state: s?.state ?? "unknown",
@@ -90,6 +106,8 @@ export function statusDocument(p: StatusDocumentParts): StatusDocument {
       positions,
       orders,
     };
+    const lease = p.lease?.(r.wallet);
+    return lease === undefined ? wallet : { ...wallet, lease: leaseJson(lease, p.nowMs) };
   });
   const pullBeforeCloseMs = p.config.quoting.pullBeforeCloseSec * 1000;
   const markets: StatusMarket[] = p.registry

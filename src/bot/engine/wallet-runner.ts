@@ -58,8 +58,8 @@ export class WalletRunner {
   readonly syncCtx: SyncContext;
   private readonly upkeep: WalletUpkeep;
   private readonly background: WalletBackground;
-  /** Aborted when the runner is stopped: ends a start-up still under way. */
-  private readonly life = new AbortController();
+  /** Aborted when the runner is stopped: ends a start-up still under way (a new one at restart). */
+  private life = new AbortController();
   /** Auto-merge of YES+NO pairs (config `autoMerge:`); undefined when off. */
   readonly merges: AutoMergeRunner | undefined;
 
@@ -199,7 +199,7 @@ export class WalletRunner {
    * as `outer` aborts or the runner itself is stopped (stopQuoting, shutdown, abandon): a start-up
    * under way never brings a stopped wallet back.
    */
-  async start(outer: AbortSignal): Promise<void> {
+  async start(outer: AbortSignal, opts: { anchor?: boolean } = {}): Promise<void> {
     const signal = AbortSignal.any([outer, this.life.signal]);
     const retry = { clock: this.o.clock, rng: this.o.rng, log: this.log, policy: this.o.tuning.startupRetry, signal };
     const vault = await resolveVault(this.o.api, retry, () => {
@@ -211,10 +211,12 @@ export class WalletRunner {
     this.maker.useAccount({ vault, contracts: platform.contracts, defaultFeeRateBps: platform.feeConfig.defaultFeeTakerBps });
     this.log.debug({ vault }, "vault resolved");
     const symbolOf = (id: string): string => this.o.registry.symbolOf(id) ?? id;
-    // Retried like the vault read (a refused key, a platform hiccup): a failed start is never retried.
-    const anchored = await retrying("inventory anchor", retry, () => anchorInventory(this.o.api, this.wallet, this.o.inventory, this.o.clock, symbolOf));
-    this.log.debug({ positions: anchored.positions }, "inventory anchored");
-    if (signal.aborted) return;
+    if (opts.anchor !== false) {
+      // Retried like the vault read (a refused key, a platform hiccup): a failed start is never retried.
+      const anchored = await retrying("inventory anchor", retry, () => anchorInventory(this.o.api, this.wallet, this.o.inventory, this.o.clock, symbolOf));
+      this.log.debug({ positions: anchored.positions }, "inventory anchored");
+      if (signal.aborted) return;
+    }
     this.stream = startUserStream({
       connector: this.o.connector,
       apiKey: this.o.apiKey,
@@ -242,6 +244,23 @@ export class WalletRunner {
     this.setState("ready");
     this.triggerAll("startup");
     this.merges?.start();
+  }
+
+  /**
+   * Start a stopped wallet again (shard.lease: its lost lease taken back, src/bot/engine/daemon.ts):
+   * the start-up path again (vault, a new stream, the open-order reconciliation with its trade
+   * pull) before any cycle. Only from "stopped": the previous shutdown has ended. The inventory is
+   * not anchored again: the daemon kept the wallet's books, and the reconciliation's trade pull
+   * (down to the last trade pulled) brings every fill of the stopped time, as after a stream gap;
+   * a second anchor would count the fills applied since the first one twice (Inventory.anchor
+   * keeps them).
+   */
+  async restart(outer: AbortSignal): Promise<void> {
+    if (this.state !== "stopped") throw new Error(`wallet ${this.wallet}: restart from state ${this.state} (only a stopped wallet starts again)`);
+    this.life = new AbortController();
+    this.stream = undefined;
+    this.setState("starting");
+    await this.start(outer, { anchor: false });
   }
 
   /** The auto-merge runner when `autoMerge.enabled` and the signer can sign a digest (a merge is the owner's EIP-712 signature). */

@@ -19,6 +19,10 @@
  *   answer to our own write) is renewed; another holder means lost at once.
  * - Release (holderIdentity "", leaseDurationSeconds 1) on a clean stop, after the wallet's orders
  *   are ended; a stop that could not end them leaves the lease to expire instead.
+ * - A lost wallet may be acquired again (the same rules: free, still ours, or expired): the daemon's
+ *   re-acquire loop (ShardHandoff.rejoin) does, after the lost wallet's stop has ended.
+ * - Each wallet's state (held, waiting, lost, released; the holder last read; the last successful
+ *   write) is kept for /status and the metrics (`views`).
  */
 import type { Clock, TimerHandle } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
@@ -45,6 +49,33 @@ export interface WalletLeaseOptions extends LeaseTiming {
   onLost: (wallet: string, why: string) => void;
 }
 
+/**
+ * held: this replica holds the lease. waiting: not held yet in this process (another replica holds
+ * it, or the API server did not answer). lost: held, then given up (not renewed in time, or taken),
+ * and not taken back yet. released: given up at the replica's stop (released; or left to expire when
+ * the release was refused or failed, `error` says which).
+ */
+export const LEASE_STATES = ["held", "waiting", "lost", "released"] as const;
+export type LeaseState = (typeof LEASE_STATES)[number];
+
+/** One wallet's lease as this replica sees it (status, metrics). */
+export interface LeaseView {
+  /** Lower-cased address. */
+  wallet: string;
+  name: string;
+  state: LeaseState;
+  /** The holder last read from the API server (this replica's identity while held); undefined: free or not known. */
+  holder: string | undefined;
+  /** Local ms of the send of this replica's last successful write (acquire or renewal); undefined: never held. */
+  renewedAtMs: number | undefined;
+  /** Local ms at which the wallet entered `state`. */
+  sinceMs: number;
+  /** Times the lease was lost in this process. */
+  losses: number;
+  /** The last failed request's error (cleared by the next answer). */
+  error: string | undefined;
+}
+
 export type AcquireOutcome = { acquired: true; takenFrom?: string | undefined } | { acquired: false; holder: string | undefined; reason: string };
 
 interface Held {
@@ -60,6 +91,7 @@ export class WalletLeases {
   private readonly held = new Map<string, Held>();
   private readonly lostSet = new Set<string>();
   private readonly inflight = new Set<Promise<unknown>>();
+  private readonly viewOf = new Map<string, LeaseView>();
 
   constructor(readonly o: WalletLeaseOptions) {}
 
@@ -72,9 +104,33 @@ export class WalletLeases {
     return this.held.has(wallet);
   }
 
-  /** Wallets whose lease was lost while this process ran (stopped for the rest of its life). */
+  /** Wallets whose lease was lost and not taken back yet. */
   lost(): string[] {
     return [...this.lostSet];
+  }
+
+  /** Every wallet this replica asked a lease for, as it stands now. */
+  views(): LeaseView[] {
+    return [...this.viewOf.values()].map((v) => ({ ...v }));
+  }
+
+  view(wallet: string): LeaseView | undefined {
+    const v = this.viewOf.get(wallet);
+    return v === undefined ? undefined : { ...v };
+  }
+
+  private note(wallet: string): LeaseView {
+    let v = this.viewOf.get(wallet);
+    if (v === undefined) {
+      v = { wallet, name: this.nameOf(wallet), state: "waiting", holder: undefined, renewedAtMs: undefined, sinceMs: this.o.clock.now(), losses: 0, error: undefined };
+      this.viewOf.set(wallet, v);
+    }
+    return v;
+  }
+
+  private enter(v: LeaseView, state: LeaseState): void {
+    if (v.state !== state) v.sinceMs = this.o.clock.now();
+    v.state = state;
   }
 
   /** Resolves when no lease request is under way (tests, with a virtual clock). */
@@ -93,7 +149,23 @@ export class WalletLeases {
 
   /** One attempt to take the wallet's lease; throws when the API server cannot be asked. */
   acquire(wallet: string): Promise<AcquireOutcome> {
-    return this.track(this.doAcquire(wallet));
+    const v = this.note(wallet);
+    const p = this.doAcquire(wallet).then(
+      (r) => {
+        v.error = undefined;
+        if (!r.acquired) {
+          v.holder = r.holder;
+          // Taken back at a stop's release and asked again (not in practice): waiting.
+          if (v.state === "released") this.enter(v, "waiting");
+        }
+        return r;
+      },
+      (e: unknown) => {
+        v.error = errorText(e);
+        throw e;
+      },
+    );
+    return this.track(p);
   }
 
   private async doAcquire(wallet: string): Promise<AcquireOutcome> {
@@ -134,6 +206,10 @@ export class WalletLeases {
     const h: Held = { record, renewedAtMs: sentAt, done: false };
     this.held.set(wallet, h);
     this.lostSet.delete(wallet);
+    const v = this.note(wallet);
+    this.enter(v, "held");
+    v.holder = this.o.identity;
+    v.renewedAtMs = sentAt;
     this.armLost(wallet, h);
     this.scheduleRenew(wallet, h, this.o.renewSec * 1000);
   }
@@ -168,6 +244,7 @@ export class WalletLeases {
       r = await o.api.update(h.record, { holder: o.identity, durationSec: o.durationSec, acquireTimeMs: h.record.acquireTimeMs ?? sentAt, renewTimeMs: sentAt, transitions: h.record.transitions });
     } catch (e) {
       if (h.done) return;
+      this.note(wallet).error = errorText(e);
       o.log.warn({ wallet, lease: h.record.name, err: errorText(e), lostInMs: this.lostAt(h) - o.clock.now() }, "shard lease: renewal failed; trying again");
       this.retry(wallet, h);
       return;
@@ -176,6 +253,9 @@ export class WalletLeases {
     if (r !== "conflict") {
       h.record = r;
       h.renewedAtMs = sentAt;
+      const v = this.note(wallet);
+      v.renewedAtMs = sentAt;
+      v.error = undefined;
       this.armLost(wallet, h);
       this.scheduleRenew(wallet, h, o.renewSec * 1000);
       return;
@@ -189,7 +269,7 @@ export class WalletLeases {
         this.retry(wallet, h);
         return;
       }
-      this.lose(wallet, h, again.lease === undefined ? "the lease was deleted" : `taken by ${again.lease.holder ?? "nobody (released)"}`);
+      this.lose(wallet, h, again.lease === undefined ? "the lease was deleted" : `taken by ${again.lease.holder ?? "nobody (released)"}`, again.lease?.holder);
     } catch (e) {
       if (h.done) return;
       o.log.warn({ wallet, lease: h.record.name, err: errorText(e) }, "shard lease: renewal conflict and the lease could not be read; trying again");
@@ -197,11 +277,16 @@ export class WalletLeases {
     }
   }
 
-  private lose(wallet: string, h: Held, why: string): void {
+  /** `holder`: who holds it now when known (a renewal answered 409); undefined: not known. */
+  private lose(wallet: string, h: Held, why: string, holder?: string): void {
     this.finish(h);
     this.held.delete(wallet);
     this.lostSet.add(wallet);
-    this.o.log.error({ wallet, lease: h.record.name, why }, "shard lease: lost the wallet's lease; stopping the wallet and cancelling its orders so no two replicas quote it (restart the replica to take it back)");
+    const v = this.note(wallet);
+    this.enter(v, "lost");
+    v.losses += 1;
+    v.holder = holder;
+    this.o.log.error({ wallet, lease: h.record.name, why }, "shard lease: lost the wallet's lease; stopping the wallet and cancelling its orders so no two replicas quote it (taken back once free, ours or expired)");
     this.o.onLost(wallet, why);
   }
 
@@ -222,15 +307,20 @@ export class WalletLeases {
     this.finish(h);
     this.held.delete(wallet);
     const now = this.o.clock.now();
+    const v = this.note(wallet);
+    this.enter(v, "released");
+    v.holder = undefined;
     try {
       const r = await this.o.api.update(h.record, { holder: "", durationSec: 1, acquireTimeMs: now, renewTimeMs: now, transitions: h.record.transitions });
       if (r === "conflict") {
+        v.error = "the lease changed before its release";
         this.o.log.warn({ wallet, lease: h.record.name }, "shard lease: the lease changed before its release; left as it is");
         return false;
       }
       this.o.log.debug({ wallet, lease: h.record.name }, "shard lease: released");
       return true;
     } catch (e) {
+      v.error = errorText(e);
       this.o.log.warn({ wallet, lease: h.record.name, err: errorText(e), expiresInSec: this.o.durationSec }, "shard lease: release failed; the lease expires by itself");
       return false;
     }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { DaemonStatus } from "../../../src/bot/engine/status.js";
 import { statusDocument, type StatusDocumentParts } from "../../../src/bot/engine/status-document.js";
+import type { LeaseView } from "../../../src/bot/guards/wallet-lease.js";
 import { Inventory } from "../../../src/bot/fills/inventory.js";
 import type { MarketDataSource } from "../../../src/bot/market/market-data.js";
 import type { MarketRegistry } from "../../../src/bot/market/market-registry.js";
@@ -146,5 +147,21 @@ describe("statusDocument", () => {
     expect(doc.halts[1]!.detail).toMatch(/^vendor check failed for /);
     expect(doc.halts[1]!.detail).not.toContain(API_KEY);
     expect(JSON.stringify(doc)).not.toContain(API_KEY);
+  });
+
+  it("shard.lease: each wallet's lease (state, holder, last successful write and its age, losses, error scrubbed); none without leases", () => {
+    expect(doc.wallets.every((w) => w.lease === undefined)).toBe(true);
+    const views: Record<string, LeaseView> = {
+      [ALPHA]: { wallet: ALPHA, name: `mm-${ALPHA}`, state: "held", holder: "mm-s0", renewedAtMs: T0 - 2_500, sinceMs: T0 - 60_000, losses: 0, error: undefined },
+      [BETA]: { wallet: BETA, name: `mm-${BETA}`, state: "lost", holder: "mm-s1", renewedAtMs: T0 - 20_000, sinceMs: T0 - 7_000, losses: 2, error: `GET lease: HTTP 503 (${API_KEY})` },
+    };
+    const withLeases = statusDocument(parts({ lease: (w) => views[w] }));
+    expect(withLeases.wallets[0]!.lease).toEqual({ name: `mm-${ALPHA}`, state: "held", holder: "mm-s0", renewedAt: new Date(T0 - 2_500).toISOString(), renewAgeSec: 2.5, since: new Date(T0 - 60_000).toISOString(), losses: 0, error: null });
+    expect(withLeases.wallets[1]!.lease).toMatchObject({ state: "lost", holder: "mm-s1", renewAgeSec: 20, losses: 2 });
+    expect(withLeases.wallets[1]!.lease!.error).toMatch(/^GET lease: HTTP 503 /);
+    expect(JSON.stringify(withLeases)).not.toContain(API_KEY);
+    const never = statusDocument(parts({ lease: (w) => (w === BETA ? { ...views[BETA]!, state: "waiting", holder: undefined, renewedAtMs: undefined, losses: 0, error: undefined } : undefined) }));
+    expect(never.wallets[0]!.lease).toBeUndefined();
+    expect(never.wallets[1]!.lease).toMatchObject({ state: "waiting", holder: null, renewedAt: null, renewAgeSec: null });
   });
 });

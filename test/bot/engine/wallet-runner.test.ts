@@ -3,7 +3,8 @@
  * VirtualClock, with the daemon's real shared parts (runner-harness.ts): start-up (vault,
  * inventory anchor, stream, open-order walk, then quoting on its assigned market), an onboarding
  * answer holding its orders back until it clears, a fill of a resting order reaching the ledger
- * and the inventory once by either source, stopping (shutdown with its report, abandon), and what
+ * and the inventory once by either source, stopping (shutdown with its report, abandon), a restart
+ * after a shutdown (the start-up path again, the books kept: no second anchor), and what
  * status() and memoryFigures() say it holds.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -189,6 +190,29 @@ describe("WalletRunner stopping", () => {
     await x.run(3_000);
     expect(x.observer.of("cycle").length).toBe(cycles);
     expect(restingOf(x)).toEqual([]);
+  });
+
+  it("restart() after shutdown (shard.lease: a lost lease taken back): the start-up path again, books kept (no second anchor); only from stopped", async () => {
+    const x = await quoting();
+    await expect(x.runner.restart(new AbortController().signal)).rejects.toThrow(/restart from state ready/);
+    const bid = ourBid(x);
+    expect(takerHit(x, bid.price, 2n * ONE).filledQty).toBe(2n * ONE);
+    await x.run(500);
+    expect(position0(x)).toBe(2n * ONE);
+    await settle(x.clock, x.runner.shutdown(x.clock.now() + 20_000));
+    expect(restingOf(x)).toEqual([]);
+
+    await settle(x.clock, x.runner.restart(new AbortController().signal));
+    expect(statesOf(x)).toEqual(["ready", "stopping", "stopped", "starting", "ready"]);
+    // The open-order reconciliation ran before the first cycle, as at start-up.
+    expect(x.observer.of("synced").filter((e) => e.wallet === x.wallet).map((e) => e.reason).slice(-1)).toEqual(["startup"]);
+    expect(x.observer.of("synced").filter((e) => e.wallet === x.wallet && e.reason === "startup")).toHaveLength(2);
+    // Counted once: the platform holds 2, and so do we (a second anchor would count the fill again).
+    expect(position0(x)).toBe(2n * ONE);
+    expect(x.ledger.fills(x.wallet)).toHaveLength(1);
+    await x.run(3_000);
+    expect(restingOf(x).length).toBeGreaterThan(0);
+    expect(x.runner.status()).toMatchObject({ state: "ready", streamSubscribed: true });
   });
 
   it("abandon(): nothing is cancelled, orders stay resting, the state is abandoned and no cycle runs again", async () => {
