@@ -47,6 +47,8 @@ export class MarketTimeline {
   /** The wallets' inventories are anchored (start-up done): settlements may be applied. */
   private anchored = false;
   private selectedOnce = false;
+  /** Inventory.counters.afterRetirement already logged. */
+  private lateRetiredSeen = 0;
 
   constructor(private readonly p: MarketTimelineParts) {}
 
@@ -101,9 +103,17 @@ export class MarketTimeline {
       if (!busy) {
         registry.forget(symbol);
         this.settled.delete(symbol);
+        // A settled market's positions go too, once no fill can still reach them (Inventory,
+        // "Retirement"); an unsettled one keeps them.
+        inventory.retireWhenSafe(symbol, this.p.runners.map((r) => r.wallet));
         this.p.clock.clearTimeout(this.phaseTimers.get(symbol));
         this.phaseTimers.delete(symbol);
       }
+    }
+    const late = inventory.counters.afterRetirement;
+    if (late > this.lateRetiredSeen) {
+      log.warn({ fills: late - this.lateRetiredSeen, total: late }, "fills for markets already retired from the inventory: their settlement was applied again");
+      this.lateRetiredSeen = late;
     }
   }
 

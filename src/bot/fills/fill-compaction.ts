@@ -12,6 +12,11 @@
  * a stream frame held up by a stalled loop, a trade the platform lists a little late, the
  * corrections of a `merged` record. No complete pull yet, or a retention of 0: nothing is compacted.
  * Memory is then about fills-per-hour x retention, whatever the uptime.
+ *
+ * The cut is also what lets the inventory retire a settled market (Inventory.coveredUntil, header of
+ * inventory.ts): once it is past the settlement for every wallet, no fill of the market stamped
+ * before the settlement can still arrive. A ledger that keeps its compacted records (backtests,
+ * tests: their reports list every market) does not say so, and the inventory then retires nothing.
  */
 import type { FillLedger, CompactionResult } from "./fill-ledger.js";
 import type { Inventory } from "./inventory.js";
@@ -46,5 +51,6 @@ export function compactWallet(
   if (cut === undefined) return undefined;
   const r = ledger.compact(wallet, cut);
   if (r.watermark !== undefined) inventory.compact(wallet, r.watermark, keepOrder);
+  if (!ledger.keepsCompacted) inventory.coveredUntil(wallet, cut);
   return r;
 }

@@ -164,6 +164,11 @@ export class FillLedger {
     this.checkpoint.keep();
   }
 
+  /** True once compacted records are kept (keepCompacted). */
+  get keepsCompacted(): boolean {
+    return this.checkpoint.keeping;
+  }
+
   add(input: Fill): AddResult {
     const fill: Fill = { ...input, wallet: input.wallet.toLowerCase() };
     if (fill.source === "trades_pull") this.advanceCursor(fill.wallet, fill);

@@ -39,6 +39,26 @@
  * watermark and the caller says the order can fill no more (`keepOrder`: the daemon asks its
  * tracker, which holds an order while it may still fill and a while after it ended).
  *
+ * Retirement (bounded memory for a daemon that quotes daily markets for weeks). A settled market the
+ * daemon no longer follows is handed to `retireWhenSafe`; its positions are forgotten once nothing
+ * can change them any more: the market is settled here, no wallet awaits its payout (or the clearing
+ * of its losing shares), each of its positions is flat and has every fill folded into its base, and
+ * every wallet's fills up to the settlement are all in: `coveredUntil` (the fill compaction's cut,
+ * fill-compaction.ts: no fill stamped before it can still arrive unseen) is past the settlement for
+ * every wallet known here. What the positions contributed is folded into a per-wallet retired
+ * accumulator (exact micro² realised PnL, fees, payouts), so every wallet-level figure (pnl,
+ * cashDelta, expectedCash, the drift check's cash) is unchanged to the micro; it is also listed as
+ * one flat position per wallet under the market RETIRED_MARKET, so a sum over `positions` /
+ * per-market `pnl` (the metrics' "other" series) is unchanged too. A flat position and a missing one
+ * are the same to the drift check. A fill that still arrives for a recently retired market (one
+ * stamped after the settlement: an anomaly, the platform stops trading first) gets the market's
+ * settlement back, is folded as it would have been, and is counted (`counters.afterRetirement`; the
+ * daemon logs it); the last `retiredMemory` retired markets are remembered for that (an older one's
+ * fill opens a plain position: the same quantities and money, only not marked settled). A fill
+ * stamped before the settlement is at or below the compaction watermark: a duplicate. Until
+ * `coveredUntil` is called nothing is retired: a run whose fill ledger keeps every compacted record
+ * (backtests: their reports list every market) never calls it.
+ *
  * Reads by (wallet, market) go through an index; every change of a position is announced to
  * `onPositionChange` listeners (the risk layer's exposure book keeps per-pair figures that way).
  *
@@ -77,6 +97,27 @@ export interface AnchorPosition {
   avgPrice?: Micros | null;
 }
 
+/** The market under which each wallet's retired positions are listed (never a real symbol). */
+export const RETIRED_MARKET = "(retired)";
+
+/** Settled markets remembered after retirement (for a fill that still arrives), by default. */
+export const DEFAULT_RETIRED_MEMORY = 4096;
+
+/** What a wallet's retired positions added up to (see the header, "Retirement"). */
+interface RetiredTotals {
+  /** Exact, micro² (what the wallet's pnl sums). */
+  realised: bigint;
+  /** Sum over the retired (wallet, market) pairs of floor(realised of the pair): per-market pnl. */
+  realisedPairFloors: Micros;
+  /** Sum over the retired positions of floor(realised): their summaries. */
+  realisedPositionFloors: Micros;
+  fees: Micros;
+  payout: Micros;
+  afterSettlement: number;
+  positions: number;
+  markets: number;
+}
+
 export interface InventoryCounters {
   fills: number;
   duplicates: number;
@@ -87,6 +128,11 @@ export interface InventoryCounters {
   driftRecords: number;
   /** Fills folded into position bases by compaction (still counted in `fills`). */
   compacted: number;
+  /** Settled markets whose positions were retired (folded into the wallets' retired totals). */
+  retiredMarkets: number;
+  retiredPositions: number;
+  /** Fills applied to a market after it was retired (its settlement brought back; see the header). */
+  afterRetirement: number;
 }
 
 /** `/api/me/positions` rows as anchor positions (avgPrice parsed down to the micro). */
@@ -122,7 +168,34 @@ export class Inventory {
   private readonly awaitedPayouts = new Map<string, Map<string, Micros>>();
   /** Per wallet: the highest (ts, tradeId) folded into the bases. */
   private readonly watermarks = new Map<string, TradeCursor>();
-  readonly counters: InventoryCounters = { fills: 0, duplicates: 0, preAnchor: 0, corrected: 0, driftChecks: 0, driftRecords: 0, compacted: 0 };
+  /** Per wallet: every fill stamped before this time is in (coveredUntil). */
+  private readonly covered = new Map<string, number>();
+  /** Wallets named by retireWhenSafe (the daemon's): each must be covered past a settlement. */
+  private readonly parties = new Set<string>();
+  /** Settled markets to retire once safe (retireWhenSafe). */
+  private readonly releasing = new Set<string>();
+  /** The settlements of the last `retiredMemory` retired markets, oldest first. */
+  private readonly retiredSettlements = new Map<string, Settlement>();
+  private readonly retired = new Map<string, RetiredTotals>();
+  private readonly retiredMemory: number;
+  readonly counters: InventoryCounters = {
+    fills: 0,
+    duplicates: 0,
+    preAnchor: 0,
+    corrected: 0,
+    driftChecks: 0,
+    driftRecords: 0,
+    compacted: 0,
+    retiredMarkets: 0,
+    retiredPositions: 0,
+    afterRetirement: 0,
+  };
+
+  constructor(opts: { retiredMemory?: number } = {}) {
+    const n = opts.retiredMemory ?? DEFAULT_RETIRED_MEMORY;
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`retiredMemory must be a non-negative integer, got ${n}`);
+    this.retiredMemory = n;
+  }
 
   /**
    * Apply one fill; false when it was already applied as is (same key and record) or predates the
@@ -152,6 +225,7 @@ export class Inventory {
     this.seen.add(key);
     this.counters.fills++;
     const fill = { ...f, wallet };
+    this.unretire(f.marketId);
     this.moveNotional(fill, 1n);
     const p = this.position(wallet, f.marketId, f.outcome);
     const last = p.fills[p.fills.length - 1];
@@ -203,6 +277,137 @@ export class Inventory {
   /** Records held in memory: fills applied and not compacted, orders whose notional is kept. */
   get held(): { fills: number; orders: number } {
     return { fills: this.seen.size, orders: this.orderNotional.size };
+  }
+
+  /** Sizes of the per-market state (what retirement keeps bounded). */
+  get marketState(): { positions: number; pairs: number; settlements: number; releasing: number; retiredRemembered: number } {
+    return { positions: this.pos.size, pairs: this.byPair.size, settlements: this.settlements.size, releasing: this.releasing.size, retiredRemembered: this.retiredSettlements.size };
+  }
+
+  // ---- retirement (see the header) ------------------------------------------------------------
+
+  /**
+   * Every fill of the wallet stamped before `ts` is in: the fill compaction's cut
+   * (fill-compaction.ts), not given by a run that keeps every compacted record. Retries the
+   * markets waiting to be retired.
+   */
+  coveredUntil(wallet: string, ts: number): void {
+    if (!Number.isFinite(ts)) throw new Error(`coveredUntil: not a time: ${ts}`);
+    const w = wallet.toLowerCase();
+    if (ts > (this.covered.get(w) ?? Number.NEGATIVE_INFINITY)) this.covered.set(w, ts);
+    for (const m of [...this.releasing]) this.tryRetire(m);
+  }
+
+  /**
+   * The daemon no longer follows the market (no live order, no payout awaited): forget its
+   * positions as soon as that is safe (now, or at a later coveredUntil). `wallets` are the wallets
+   * whose fills could still name it (the daemon's). A market not settled here is not retired
+   * (false, and not remembered). True when the market was retired now.
+   */
+  retireWhenSafe(marketId: string, wallets: readonly string[]): boolean {
+    for (const w of wallets) this.parties.add(w.toLowerCase());
+    if (!this.settlements.has(marketId)) return false;
+    this.releasing.add(marketId);
+    return this.tryRetire(marketId);
+  }
+
+  /** True while the market waits in retireWhenSafe's queue. */
+  retiring(marketId: string): boolean {
+    return this.releasing.has(marketId);
+  }
+
+  private tryRetire(marketId: string): boolean {
+    const s = this.settlements.get(marketId);
+    if (s === undefined) {
+      this.releasing.delete(marketId);
+      return false;
+    }
+    if (this.payoutAwaited(marketId)) return false;
+    const held: Pos[] = [];
+    for (const p of this.pos.values()) {
+      if (p.marketId !== marketId) continue;
+      if (p.qty !== 0n || p.fills.length > 0) return false;
+      held.push(p);
+    }
+    const wallets = new Set<string>([...this.parties, ...this.anchors.keys(), ...this.covered.keys(), ...this.watermarks.keys(), ...held.map((p) => p.wallet)]);
+    for (const w of wallets) if (!((this.covered.get(w) ?? Number.NEGATIVE_INFINITY) > s.ts)) return false;
+    const pairs = new Map<string, bigint>();
+    for (const p of held) {
+      const r = this.retiredOf(p.wallet);
+      r.realised += p.realised;
+      r.realisedPositionFloors += floorMicros(p.realised);
+      r.fees += p.fees;
+      r.payout += p.payout;
+      r.afterSettlement += p.afterSettlement;
+      r.positions += 1;
+      pairs.set(p.wallet, (pairs.get(p.wallet) ?? 0n) + p.realised);
+      this.pos.delete(posKey(p.wallet, p.marketId, p.outcome));
+    }
+    for (const [w, realised] of pairs) {
+      const r = this.retiredOf(w);
+      r.realisedPairFloors += floorMicros(realised);
+      r.markets += 1;
+      this.byPair.delete(pairKey(w, marketId));
+    }
+    this.settlements.delete(marketId);
+    this.releasing.delete(marketId);
+    this.retiredSettlements.delete(marketId);
+    if (this.retiredMemory > 0) {
+      this.retiredSettlements.set(marketId, s);
+      for (const k of this.retiredSettlements.keys()) {
+        if (this.retiredSettlements.size <= this.retiredMemory) break;
+        this.retiredSettlements.delete(k);
+      }
+    }
+    this.counters.retiredMarkets++;
+    this.counters.retiredPositions += held.length;
+    for (const w of pairs.keys()) for (const l of this.listeners) l(w, marketId);
+    return true;
+  }
+
+  /** A fill for a recently retired market: its settlement comes back (and the fact is counted). */
+  private unretire(marketId: string): void {
+    const s = this.retiredSettlements.get(marketId);
+    if (s === undefined || this.settlements.has(marketId)) return;
+    this.retiredSettlements.delete(marketId);
+    this.settlements.set(marketId, s);
+    this.counters.afterRetirement++;
+  }
+
+  private retiredOf(wallet: string): RetiredTotals {
+    let r = this.retired.get(wallet);
+    if (r === undefined) {
+      r = { realised: 0n, realisedPairFloors: 0n, realisedPositionFloors: 0n, fees: 0n, payout: 0n, afterSettlement: 0, positions: 0, markets: 0 };
+      this.retired.set(wallet, r);
+    }
+    return r;
+  }
+
+  /** The wallet's retired positions as one flat, settled position of RETIRED_MARKET. */
+  private retiredSummary(wallet: string): PositionSummary | undefined {
+    const r = this.retired.get(wallet);
+    if (r === undefined) return undefined;
+    return {
+      wallet,
+      marketId: RETIRED_MARKET,
+      outcome: 0,
+      qty: 0n,
+      avgCost: null,
+      costBasis: 0n,
+      realisedPnl: r.realisedPositionFloors,
+      fees: r.fees,
+      payout: r.payout,
+      settled: true,
+      fillsAfterSettlement: r.afterSettlement,
+    };
+  }
+
+  /** What the wallet's retired positions added up to (zeros when none). */
+  retiredTotals(wallet: string): { realised: Micros; fees: Micros; payout: Micros; positions: number; markets: number } {
+    const r = this.retired.get(wallet.toLowerCase());
+    return r === undefined
+      ? { realised: 0n, fees: 0n, payout: 0n, positions: 0, markets: 0 }
+      : { realised: floorMicros(r.realised), fees: r.fees, payout: r.payout, positions: r.positions, markets: r.markets };
   }
 
   /** Take back a fill applied earlier (a ledger conflict resolved the other way). */
@@ -315,14 +520,27 @@ export class Inventory {
     return summarise(p ?? emptyPos(w, marketId, outcome));
   }
 
-  /** Every position (of one wallet / market when given), in wallet, market, outcome order. */
+  /**
+   * Every position (of one wallet / market when given), in wallet, market, outcome order. Without a
+   * market, each wallet's retired positions are one flat row of RETIRED_MARKET (see the header).
+   */
   positions(wallet?: string, marketId?: string): PositionSummary[] {
     const w = wallet?.toLowerCase();
+    if (marketId === RETIRED_MARKET) {
+      const ws = w !== undefined ? [w] : [...this.retired.keys()].sort();
+      return ws.flatMap((x) => this.retiredSummary(x) ?? []);
+    }
     if (w !== undefined && marketId !== undefined) return (this.byPair.get(pairKey(w, marketId)) ?? []).map(summarise);
     const out: PositionSummary[] = [];
     for (const p of this.pos.values()) {
       if ((w !== undefined && p.wallet !== w) || (marketId !== undefined && p.marketId !== marketId)) continue;
       out.push(summarise(p));
+    }
+    if (marketId === undefined) {
+      for (const x of w !== undefined ? [w] : this.retired.keys()) {
+        const r = this.retiredSummary(x);
+        if (r !== undefined) out.push(r);
+      }
     }
     return out.sort((a, b) => (a.wallet !== b.wallet ? (a.wallet < b.wallet ? -1 : 1) : a.marketId !== b.marketId ? (a.marketId < b.marketId ? -1 : 1) : a.outcome - b.outcome));
   }
@@ -343,6 +561,8 @@ export class Inventory {
     const w = wallet.toLowerCase();
     let total = this.tradeCash.get(w) ?? 0n;
     for (const p of this.pos.values()) if (p.wallet === w) total += p.payout - p.fees;
+    const r = this.retired.get(w);
+    if (r !== undefined) total += r.payout - r.fees;
     return total;
   }
 
@@ -373,11 +593,19 @@ export class Inventory {
     return a?.cash === undefined ? undefined : a.cash + this.cashDelta(wallet);
   }
 
+  /** The wallet's PnL (of one market when given; RETIRED_MARKET: the retired markets' together). */
   pnl(wallet: string, marks: Marks, marketId?: string): PnlSummary {
     const w = wallet.toLowerCase();
-    let realised = 0n;
+    const gone = this.retired.get(w);
+    if (marketId === RETIRED_MARKET) {
+      // As the retired markets' per-market figures summed (each floored as pnl(w, marks, market) did).
+      const realisedM = gone?.realisedPairFloors ?? 0n;
+      const feesM = gone?.fees ?? 0n;
+      return { realised: realisedM, unrealised: 0n, fees: feesM, net: realisedM - feesM, unmarked: [] };
+    }
+    let realised = marketId === undefined ? (gone?.realised ?? 0n) : 0n;
     let unrealised = 0n;
-    let fees = 0n;
+    let fees = marketId === undefined ? (gone?.fees ?? 0n) : 0n;
     const unmarked: { marketId: string; outcome: number }[] = [];
     for (const p of this.pos.values()) {
       if (p.wallet !== w || (marketId !== undefined && p.marketId !== marketId)) continue;

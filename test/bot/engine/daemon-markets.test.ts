@@ -57,9 +57,14 @@ function world(over: { active?: boolean } = {}) {
 
   const held = new Map<string, bigint>();
   const awaited = new Set<string>();
+  /** retireWhenSafe calls: symbol and the wallets named. */
+  const retireCalls: string[] = [];
+  const counters = { afterRetirement: 0 };
   const inventory = {
     positions: (_w: undefined, s: string) => [{ qty: held.get(s) ?? 0n }],
     payoutAwaited: (s: string) => awaited.has(s),
+    retireWhenSafe: (s: string, wallets: readonly string[]) => (retireCalls.push(`${s}:${wallets.join(",")}`), false),
+    counters,
     resolve: (s: string, nums: readonly bigint[], at: number) => void calls.push(`resolve:${s}:${nums.join("/")}@${at - T0}`),
     voidMarket: (s: string, n: number, at: number) => void calls.push(`void:${s}:${n}@${at - T0}`),
   } as unknown as Inventory;
@@ -68,6 +73,7 @@ function world(over: { active?: boolean } = {}) {
   const runner = (name: string) =>
     ({
       trigger: (s: string, why: string) => void calls.push(`${name}.trigger:${s}:${why}`),
+      wallet: `0x${name}`,
       tracker: { liveOrders: (s: string) => (name === "w0" ? Array.from({ length: live.get(s) ?? 0 }) : []) },
     }) as unknown as WalletRunner;
 
@@ -96,6 +102,8 @@ function world(over: { active?: boolean } = {}) {
     phases,
     held,
     awaited,
+    retireCalls,
+    counters,
     live,
     add,
     setChange: (c: Partial<SelectionChange>) => (change = { added: [], removed: [], moved: [], problems: [], ...c }),
@@ -390,6 +398,45 @@ describe("MarketTimeline: the settled markets it remembers", () => {
     calls = w.take();
     expect(calls.filter((c) => c.startsWith("forget:"))).toEqual(["forget:P"]);
     expect(settledSet(w).size).toBe(0);
+  });
+});
+
+describe("MarketTimeline: the inventory's retirement of forgotten markets", () => {
+  const resolved = { status: "RESOLVED" as const, payoutNumerators: ["1", "0"], lifecycle: { closedAt: null, pausedAt: null, resolvedAt: new Date(T0 - 1_000).toISOString(), voidedAt: null } };
+
+  it("a forgotten market is handed to the inventory with the daemon's wallets; a busy one is not", async () => {
+    const w = world();
+    w.timeline.wire();
+    await w.timeline.settleKnown();
+    w.add("DONE", { selected: false }, resolved);
+    w.add("BUSY", { selected: false }, resolved);
+    w.add("SEL");
+    w.emit("DONE", "row");
+    w.emit("BUSY", "row");
+    w.awaited.add("BUSY");
+    await w.timeline.refreshSelection();
+    expect(w.retireCalls).toEqual(["DONE:0xw0,0xw1"]);
+    w.awaited.delete("BUSY");
+    await w.timeline.refreshSelection();
+    expect(w.retireCalls).toEqual(["DONE:0xw0,0xw1", "BUSY:0xw0,0xw1"]);
+  });
+
+  it("fills the inventory applied to markets it had retired are logged once each, as a warning", async () => {
+    const w = world();
+    w.timeline.wire();
+    await w.timeline.settleKnown();
+    const warns = () => w.lines.filter((l) => l.level === "warn" && l.msg.startsWith("fills for markets already retired")).map((l) => [l.fills, l.total]);
+    await w.timeline.refreshSelection();
+    expect(warns()).toEqual([]);
+    w.counters.afterRetirement = 2;
+    await w.timeline.refreshSelection();
+    await w.timeline.refreshSelection();
+    w.counters.afterRetirement = 3;
+    await w.timeline.refreshSelection();
+    expect(warns()).toEqual([
+      [2, 2],
+      [1, 3],
+    ]);
   });
 });
 
