@@ -18,11 +18,13 @@ import {
   decimalString,
   int,
   isoDateTime,
+  isUint256String,
   nonNegativeInt,
   priceString,
   uint256String,
   uuid,
 } from "./primitives.js";
+import { isAmount, isMicrosIn, isPlain, looseOutput, registerQuick } from "./quick.js";
 
 /** Spec 2.3: all three keys required; `logo` null is normal for national teams. */
 export const teamRef = z.looseObject({
@@ -165,6 +167,32 @@ export const orderbook = z.looseObject({
   updatedAt: isoDateTime.optional(),
 });
 export type Orderbook = z.infer<typeof orderbook>;
+
+// Read on every book poll, just before a quote cycle: a quick check (quick.ts) beside the schema.
+const BOOK_SHAPE = ["marketId", "outcome", "tokenId", "bids", "asks", "updatedAt"] as const;
+const LEVEL_SHAPE = ["price", "quantity"] as const;
+
+function quickLevels(v: unknown): Record<string, unknown>[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out: Record<string, unknown>[] = [];
+  for (const l of v) {
+    if (!isPlain(l) || !isMicrosIn(l["price"], 0n, 1_000_000n) || !isAmount(l["quantity"])) return undefined;
+    out.push(looseOutput(l, LEVEL_SHAPE));
+  }
+  return out;
+}
+
+registerQuick(orderbook, (v) => {
+  if (!isPlain(v) || typeof v["marketId"] !== "string") return undefined;
+  const outcome = v["outcome"];
+  if (typeof outcome !== "number" || !Number.isSafeInteger(outcome) || outcome < 0) return undefined;
+  if ("tokenId" in v && v["tokenId"] !== null && !isUint256String(v["tokenId"])) return undefined;
+  if ("updatedAt" in v && !isoDateTime.safeParse(v["updatedAt"]).success) return undefined;
+  const bids = quickLevels(v["bids"]);
+  const asks = quickLevels(v["asks"]);
+  if (bids === undefined || asks === undefined) return undefined;
+  return looseOutput(v, BOOK_SHAPE, { bids, asks });
+});
 
 export const pricePoint = z.looseObject({ timestamp: isoDateTime, price: priceString });
 export type PricePoint = z.infer<typeof pricePoint>;

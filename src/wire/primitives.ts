@@ -43,11 +43,19 @@ export const positiveAmountString = micros((v) => v > 0n, "expected an amount gr
 /** A price in [0, 1] (response rows; request bodies add the 0.001 grid, see requests.ts). */
 export const priceString = micros((v) => v >= 0n && v <= 1_000_000n, "expected a price between 0 and 1");
 
+/** Within uint256, for a string that is already an unsigned decimal integer. */
+const fitsUint256 = (s: string): boolean => s.length <= 78 && BigInt(s) <= MAX_UINT256;
+
 /** uint256 as a decimal string without leading zeros (token ids, salts, signed amounts). */
 export const uint256String = z
   .string()
   .regex(UINT_RE, { error: "expected an unsigned integer as a decimal string" })
-  .refine((s) => !UINT_RE.test(s) || (s.length <= 78 && BigInt(s) <= MAX_UINT256), { error: "exceeds uint256" });
+  .refine((s) => !UINT_RE.test(s) || fitsUint256(s), { error: "exceeds uint256" });
+
+/** What uint256String accepts, as a predicate (quick checks, quick.ts). */
+export function isUint256String(v: unknown): v is string {
+  return typeof v === "string" && UINT_RE.test(v) && fitsUint256(v);
+}
 
 /** 0x + 40 hex digits, either case (spec 2.1: compare case-insensitively). */
 export const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;

@@ -37,11 +37,13 @@ export function quickCheckOf(schema: z.ZodType): Quick | undefined {
   return QUICK.get(schema);
 }
 
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
 /** A plain data object (what JSON.parse makes), without a `__proto__` key of its own: anything else goes to the schema. */
 export function isPlain(v: unknown): v is Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v) as unknown;
-  return (proto === Object.prototype || proto === null) && !Object.prototype.hasOwnProperty.call(v, "__proto__");
+  return (proto === Object.prototype || proto === null) && !hasOwn(v, "__proto__");
 }
 
 export function onlyKey(o: Record<string, unknown>, key: string): boolean {
@@ -53,19 +55,29 @@ export function isNonEmptyString(v: unknown): v is string {
   return typeof v === "string" && v.length > 0;
 }
 
-export function isAmount(v: unknown): v is string {
+/** A micros string (money.ts exact rules) within [lo, hi] (hi undefined: no upper bound). */
+export function isMicrosIn(v: unknown, lo: bigint, hi?: bigint): v is string {
   if (typeof v !== "string") return false;
   const m = tryParseMicros(v, "exact");
-  return m !== undefined && m >= 0n;
+  return m !== undefined && m >= lo && (hi === undefined || m <= hi);
+}
+
+/** wire amountString: a non-negative micros string. */
+export function isAmount(v: unknown): v is string {
+  return isMicrosIn(v, 0n);
 }
 
 /**
  * What a loose object schema returns: the shape's keys first, in the shape's order (`checked`
- * values where given), then the input's other keys in their order.
+ * values where given; an optional key the input lacks stays absent), then the input's other keys
+ * in their order.
  */
 export function looseOutput(o: Record<string, unknown>, shape: readonly string[], checked: Record<string, unknown> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of shape) out[k] = Object.prototype.hasOwnProperty.call(checked, k) ? checked[k] : o[k];
+  for (const k of shape) {
+    if (hasOwn(checked, k)) out[k] = checked[k];
+    else if (hasOwn(o, k)) out[k] = o[k];
+  }
   for (const k of Object.keys(o)) if (!shape.includes(k)) out[k] = o[k];
   return out;
 }

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { Rng } from "../../src/core/rng.js";
-import { cancelBatchBody, cancelBody, cancelManyResult, cancelResult, quickCheckOf, safeParseQuick } from "../../src/wire/index.js";
+import { cancelBatchBody, cancelBody, cancelManyResult, cancelResult, orderbook, quickCheckOf, safeParseQuick } from "../../src/wire/index.js";
 import { checkRequest } from "../../src/wire/index.js";
 
 type Gen = (rng: Rng) => unknown;
@@ -17,7 +17,7 @@ const id = (rng: Rng): string => rng.uuid();
 const amount = (rng: Rng): string => pick(rng, ["0", "1", "12.5", "0.000001", "100.250000", String(rng.int(1_000_000)) + "." + String(rng.int(1_000_000)).padStart(6, "0")]);
 
 /** Values that break a field: wrong types, empty, malformed amounts, too many decimals, negatives. */
-const ODD: readonly unknown[] = [undefined, null, "", " ", 0, -1, 1.5, Number.NaN, true, [], {}, ["x"], "-1", "1.0000001", "1e3", "abc", "0x12", { a: 1 }];
+const ODD: readonly unknown[] = [undefined, null, "", " ", 0, -1, 1.5, Number.NaN, true, [], {}, ["x"], "-1", "1.0000001", "1e3", "abc", "0x12", { a: 1 }, "1.5", "01", "2026-06-01", "2026-06-01T12:00:00", "1".repeat(79), 2 ** 53];
 
 const VALID: Record<string, { schema: z.ZodType; gen: Gen }> = {
   cancelBody: { schema: cancelBody, gen: (rng) => ({ orderId: id(rng) }) },
@@ -35,6 +35,20 @@ const VALID: Record<string, { schema: z.ZodType; gen: Gen }> = {
       rng.bool()
         ? { orderId: id(rng), status: pick(rng, ["CANCELLED", "FILLED"]), filledQty: amount(rng), remainingQty: amount(rng) }
         : { status: "cancel_pending", code: "cancel_pending", orderId: id(rng), message: "recorded", retryAfterSec: pick(rng, [0, 1, 5, 2.5]) },
+  },
+  orderbook: {
+    schema: orderbook,
+    gen: (rng) => {
+      const level = () => ({ price: pick(rng, ["0", "1", "0.5", "0.001", "0.999", "0.123400"]), quantity: amount(rng) });
+      const book: Record<string, unknown> = { marketId: pick(rng, ["M1", "ARS-CHE-DRAW"]), outcome: rng.int(3) };
+      const token = rng.int(3);
+      if (token === 1) book["tokenId"] = null;
+      if (token === 2) book["tokenId"] = pick(rng, ["0", "11", "115792089237316195423570985008687907853269984665640564039457584007913129639935"]);
+      book["bids"] = Array.from({ length: rng.int(4) }, level);
+      book["asks"] = Array.from({ length: rng.int(4) }, level);
+      if (rng.bool()) book["updatedAt"] = pick(rng, ["2026-06-01T12:00:00.000Z", "2026-06-01T12:00:00Z", "2026-06-01T14:00:00.123+02:00"]);
+      return book;
+    },
   },
 };
 
@@ -55,7 +69,7 @@ function mutate(rng: Rng, v: unknown): unknown {
     const copy = structuredClone(v) as Record<string, unknown>;
     const keys = Object.keys(copy);
     const r = rng.int(5);
-    if (r === 0 || keys.length === 0) copy[pick(rng, ["extra", "status", "code", "__proto__", "orderId"])] = pick(rng, ODD);
+    if (r === 0 || keys.length === 0) copy[pick(rng, ["extra", "status", "code", "__proto__", "orderId", "tokenId", "updatedAt"])] = pick(rng, ODD);
     else if (r === 1) delete copy[pick(rng, keys)];
     else if (r === 2) copy[pick(rng, keys)] = pick(rng, ODD);
     else {
