@@ -10,7 +10,6 @@
  */
 import { z } from "zod";
 import { fillRole, orderStatus, orderType, side, timeInForce } from "./enums.js";
-import { isAmount, isPlain, looseOutput, registerQuick } from "./quick.js";
 import {
   address,
   amountString,
@@ -229,38 +228,6 @@ export const cancelManyResult = z.looseObject({
   notCancelled: z.array(notCancelledEntry),
 });
 export type CancelManyResult = z.infer<typeof cancelManyResult>;
-
-// The cancel answers are read on the order hot path: quick checks (quick.ts) beside the schemas.
-const NOT_CANCELLED_SHAPE = ["orderId", "code", "message"] as const;
-const CANCEL_MANY_SHAPE = ["cancelled", "notCancelled"] as const;
-const CANCEL_DONE_SHAPE = ["orderId", "status", "filledQty", "remainingQty"] as const;
-const CANCEL_PENDING_SHAPE = ["status", "code", "orderId", "message", "retryAfterSec"] as const;
-
-registerQuick(cancelManyResult, (v) => {
-  if (!isPlain(v)) return undefined;
-  const cancelled = v["cancelled"];
-  const nc = v["notCancelled"];
-  if (!Array.isArray(cancelled) || !Array.isArray(nc)) return undefined;
-  for (const id of cancelled) if (typeof id !== "string") return undefined;
-  const notCancelled: Record<string, unknown>[] = [];
-  for (const e of nc) {
-    if (!isPlain(e) || typeof e["orderId"] !== "string" || typeof e["code"] !== "string" || typeof e["message"] !== "string") return undefined;
-    notCancelled.push(looseOutput(e, NOT_CANCELLED_SHAPE));
-  }
-  return looseOutput(v, CANCEL_MANY_SHAPE, { cancelled: cancelled.slice(), notCancelled });
-});
-
-registerQuick(cancelResult, (v) => {
-  if (!isPlain(v)) return undefined;
-  const status = v["status"];
-  if (status === "CANCELLED" || status === "FILLED") {
-    if (typeof v["orderId"] !== "string" || !isAmount(v["filledQty"]) || !isAmount(v["remainingQty"])) return undefined;
-    return looseOutput(v, CANCEL_DONE_SHAPE);
-  }
-  if (status !== "cancel_pending" || v["code"] !== "cancel_pending" || typeof v["orderId"] !== "string" || typeof v["message"] !== "string") return undefined;
-  const retry = v["retryAfterSec"];
-  return typeof retry === "number" && Number.isFinite(retry) && retry >= 0 ? looseOutput(v, CANCEL_PENDING_SHAPE) : undefined;
-});
 
 /** A place-batch entry processed by the matcher: a placement result plus `success: true`. */
 export const batchEntrySuccess = z.discriminatedUnion("status", [

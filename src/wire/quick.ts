@@ -1,8 +1,8 @@
 /**
- * Hand-written checks for the few wire shapes on the order hot path (the cancel bodies sent and
- * the cancel answers read between a book update and the place request that follows it), beside
- * their zod schemas. zod's generic walk is cheap in a loop but runs cold on that path, where its
- * code is out of the caches between two book updates; a check of a dozen lines is not.
+ * Hand-written checks for the few wire shapes read or sent on the order hot path, beside their zod
+ * schemas: the order book answer (every poll, just before a quote cycle) and the cancel bodies
+ * (checked before every cancel leaves). Only where one measures faster than the schema
+ * (bench/wire-quick.bench.ts): the cancel answers were tried and zod reads them as fast.
  *
  * The contract, tested against the schemas on generated and mutated inputs
  * (test/wire/quick.test.ts): a quick check either says nothing (undefined), and the schema then

@@ -10,6 +10,7 @@ import {
   notional,
   parseMicros,
   tryParseMicros,
+  type Rounding,
 } from "../../src/core/money.js";
 
 // Fixed seed: the same cases every run (deterministic), still hundreds of them.
@@ -146,5 +147,51 @@ describe("formatFixed", () => {
       RUNS,
     );
     expect(() => formatFixed(1n, 7)).toThrow(MoneyError);
+  });
+});
+
+/** parseMicros before its fast path (regex, substrings, two BigInt parses): the oracle. */
+function referenceMicros(text: string, rounding: Rounding): bigint {
+  const m = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) throw new MoneyError(`not a decimal number: ${JSON.stringify(text.slice(0, 40))}`);
+  const negative = m[1] === "-";
+  const frac = m[3] ?? "";
+  let value = BigInt(m[2]!) * 1_000_000n + BigInt(frac.slice(0, 6).padEnd(6, "0"));
+  if (/[1-9]/.test(frac.slice(6))) {
+    if (rounding === "exact") throw new MoneyError(`more than 6 decimals: ${JSON.stringify(text.slice(0, 40))}`);
+    if (negative ? rounding === "floor" : rounding === "ceil") value += 1n;
+  }
+  return negative ? -value : value;
+}
+
+function outcome(f: () => bigint): { value: bigint } | { error: string } {
+  try {
+    return { value: f() };
+  } catch (e) {
+    return { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+  }
+}
+
+describe("parseMicros: the fast path gives the general parse's value or error, whatever the text", () => {
+  const chars = fc.constantFrom("0", "1", "5", "9", ".", "-", "+", "e", " ", "x", "٣");
+  const decimal = fc.tuple(fc.boolean(), fc.stringMatching(/^\d{1,12}$/), fc.option(fc.stringMatching(/^\d{1,9}$/))).map(([neg, w, f]) => `${neg ? "-" : ""}${w}${f === null ? "" : "." + f}`);
+  const rounding = fc.constantFrom<Rounding>("exact", "floor", "ceil");
+
+  it("on well-formed decimals of every length (the fast path and the general one on each side of its bounds)", () => {
+    fc.assert(fc.property(decimal, rounding, (s, r) => {
+      expect(outcome(() => parseMicros(s, r))).toEqual(outcome(() => referenceMicros(s, r)));
+    }), { numRuns: 5000 });
+  });
+
+  it("on arbitrary short strings of digits, dots, signs and junk", () => {
+    fc.assert(fc.property(fc.array(chars, { maxLength: 14 }).map((a) => a.join("")), rounding, (s, r) => {
+      expect(outcome(() => parseMicros(s, r))).toEqual(outcome(() => referenceMicros(s, r)));
+    }), { numRuns: 5000 });
+  });
+
+  it("at the edges", () => {
+    for (const s of ["", "-", ".", "1.", ".5", "-0", "-0.000000", "999999999.999999", "1000000000", "999999999.9999991", "0.0000001", "00012.500", "-1.5", "1.1234567"]) {
+      for (const r of ["exact", "floor", "ceil"] as const) expect(outcome(() => parseMicros(s, r)), `${s} ${r}`).toEqual(outcome(() => referenceMicros(s, r)));
+    }
   });
 });
