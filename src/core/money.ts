@@ -57,6 +57,8 @@ export function parseMicros(text: string, rounding: Rounding = "exact"): Micros 
 }
 
 const DIGIT_0 = 48;
+/** 2^53: below it in magnitude, a micros count is exact as a double. */
+const MAX_EXACT = 2n ** 53n;
 const DOT = 46;
 const MINUS = 45;
 
@@ -110,6 +112,21 @@ export function tryParseMicros(text: unknown, rounding: Rounding = "exact"): Mic
  * parseMicros(formatMicros(x)) === x for every bigint x.
  */
 export function formatMicros(value: Micros): string {
+  // The common case in doubles (exact below 2^53 micros), without bigint division or a regex.
+  if (value > -MAX_EXACT && value < MAX_EXACT) {
+    const n = Number(value);
+    const abs = n < 0 ? -n : n;
+    const frac = abs % 1_000_000;
+    let out = String((abs - frac) / 1_000_000);
+    if (frac !== 0) {
+      let f = String(frac).padStart(DECIMALS, "0");
+      let end = f.length;
+      while (f.charCodeAt(end - 1) === DIGIT_0) end--;
+      if (end !== f.length) f = f.slice(0, end);
+      out += "." + f;
+    }
+    return n < 0 ? "-" + out : out;
+  }
   const negative = value < 0n;
   const abs = negative ? -value : value;
   const whole = abs / SCALE;

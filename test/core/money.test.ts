@@ -195,3 +195,28 @@ describe("parseMicros: the fast path gives the general parse's value or error, w
     }
   });
 });
+
+/** formatMicros before its fast path (bigint division, a regex): the oracle. */
+function referenceFormat(value: bigint): string {
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const frac = abs % 1_000_000n;
+  let out = (abs / 1_000_000n).toString();
+  if (frac !== 0n) out += "." + frac.toString().padStart(6, "0").replace(/0+$/, "");
+  return negative && abs !== 0n ? "-" + out : out;
+}
+
+describe("formatMicros: the fast path writes what the general one writes", () => {
+  it("on values of every size, both sides of 2^53", () => {
+    const big = fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n });
+    const near = fc.bigInt({ min: -(2n ** 53n) - 5n, max: 2n ** 53n + 5n });
+    const small = fc.bigInt({ min: -10_000_000n, max: 10_000_000n });
+    fc.assert(
+      fc.property(fc.oneof(big, near, small), (v) => {
+        expect(formatMicros(v)).toBe(referenceFormat(v));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const v of [0n, -1n, 1n, 10n, 100_000n, 1_000_000n, -1_000_000n, 2n ** 53n - 1n, -(2n ** 53n) + 1n, 2n ** 53n, -(2n ** 53n), 1_234_500n]) expect(formatMicros(v)).toBe(referenceFormat(v));
+  });
+});
