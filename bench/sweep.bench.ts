@@ -13,7 +13,17 @@
  *     had before the pool (V8's platform threads: concurrent compilation and GC helpers, and libuv's),
  *     and cores busy = process CPU / wall. A 1-worker sweep keeps more than one core busy (V8
  *     compiles the hot code concurrently on its platform threads), so with 2 workers on 2 cores the
- *     ratio cannot reach 2 even with nothing shared.
+ *     ratio cannot reach 2 even with nothing shared;
+ *   - per pool size the process CPU in all, and sweep_ratio_bound: the best ratio two cores could
+ *     give for the CPU the two pools used, 2 x cpu_w1 / (max(1, cores_busy_w1) x cpu_w2) (1 worker
+ *     takes cpu_w1 / cores_busy_w1 seconds; 2 workers on 2 cores take at least cpu_w2 / 2; on an
+ *     idle machine one worker keeps at least one core busy, so with max(1, ...) the bound holds for
+ *     figures measured on a loaded machine too: CPU seconds depend little on the load);
+ *   - the warm-up of one worker thread: the same point run BENCH_SWEEP_WARMUP_RUNS times (default 6)
+ *     one after another on a pool of 1, the process CPU of each run (the worker thread and V8's
+ *     threads: its code is compiled while it runs); sweep_worker_warmup_cpu is what the first runs
+ *     cost above the last ones (sweep_point_cpu_steady, the median of the last 3), which every
+ *     worker thread pays again (each is an isolate of its own), beside its start-up.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,13 +33,22 @@ import { Worker } from "node:worker_threads";
 import { loadSweep } from "../src/sweep/spec.js";
 import { runSweep } from "../src/sweep/sweep.js";
 import { workerModule, type LoaderChoice, type WorkerModule } from "../src/sweep/loader.js";
+import { SweepPool } from "../src/sweep/pool.js";
 
 const POINTS = Number(process.env["BENCH_SWEEP_POINTS"] ?? 8);
 const DURATION = process.env["BENCH_SWEEP_DURATION"] ?? "10m";
 const LOADER = process.env["BENCH_SWEEP_LOADER"] ?? "auto";
+const WARMUP_RUNS = Number(process.env["BENCH_SWEEP_WARMUP_RUNS"] ?? 6);
+if (!Number.isInteger(WARMUP_RUNS) || WARMUP_RUNS < 4) throw new Error(`BENCH_SWEEP_WARMUP_RUNS: expected a whole number >= 4 (got ${JSON.stringify(process.env["BENCH_SWEEP_WARMUP_RUNS"])})`);
 if (!["auto", "dist", "tsx"].includes(LOADER)) throw new Error(`BENCH_SWEEP_LOADER: expected auto, dist or tsx (got ${JSON.stringify(LOADER)})`);
 
 const PROC = existsSync("/proc/thread-self/schedstat");
+
+/** CPU s of the whole process so far (every thread, ended ones included). */
+function processCpu(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
 
 /** CPU ms of each thread of this process (Linux: /proc/self/task/<tid>/schedstat, ns on the CPU). */
 function threadCpu(): Map<string, number> {
@@ -88,7 +107,28 @@ export async function run(): Promise<void> {
     const file = join(dir, "sweep.yaml");
     writeFileSync(file, `config: ${resolve("configs/demo.yaml")}\ndata: { duration: ${DURATION} }\ngrid:\n  strategy.params.halfSpreadTicks: [${values.join(", ")}]\nseeds: [1]\n`);
     const sweep = loadSweep(file);
+    // One worker thread's warm-up: the same point again and again on a pool of 1 (started, and its module loaded, before the first).
+    const warm = new SweepPool(worker, 1);
+    try {
+      await warm.prepare(1);
+      const task = sweep.tasks[0]!;
+      await new Promise((r) => setTimeout(r, 3000)); // let the pool's thread load its module (dist: well under 1 s of CPU): not part of a run
+      const cpu: number[] = [];
+      for (let i = 0; i < WARMUP_RUNS; i++) {
+        const c0 = processCpu();
+        await warm.point(task);
+        cpu.push(processCpu() - c0);
+      }
+      const steady = median(cpu.slice(-3));
+      console.log(`# sweep: one worker, the same point ${WARMUP_RUNS} times, process CPU per run: ${cpu.map((c) => c.toFixed(2)).join(" ")} s`);
+      console.log(`BENCH sweep_point_cpu_first ${cpu[0]!.toFixed(2)} s`);
+      console.log(`BENCH sweep_point_cpu_steady ${steady.toFixed(2)} s`);
+      console.log(`BENCH sweep_worker_warmup_cpu ${cpu.reduce((a, c) => a + Math.max(0, c - steady), 0).toFixed(2)} s`);
+    } finally {
+      await warm.destroy();
+    }
     const mainTid = String(process.pid);
+    const used = new Map<number, { cpu: number; busy: number }>();
     const rate = async (workers: number): Promise<number> => {
       const before = threadCpu();
       const p0 = process.cpuUsage();
@@ -98,6 +138,8 @@ export async function run(): Promise<void> {
       const p = process.cpuUsage(p0);
       const after = threadCpu();
       const total = (p.user + p.system) / 1e6;
+      used.set(workers, { cpu: total, busy: total / wall });
+      console.log(`BENCH sweep_w${workers}_cpu_total ${total.toFixed(2)} s`);
       console.log(`BENCH sweep_w${workers}_cores_busy ${(total / wall).toFixed(2)} cores`);
       if (PROC) {
         // Threads alive before and after: the main thread and V8's / libuv's. The workers are gone (getrusage still counts
@@ -119,6 +161,9 @@ export async function run(): Promise<void> {
     const two = await rate(2);
     console.log(`BENCH sweep_runs_per_sec_w1 ${one.toFixed(3)} runs/s`);
     console.log(`BENCH sweep_runs_per_sec_w2 ${two.toFixed(3)} runs/s ratio=${(two / one).toFixed(2)}`);
+    const u1 = used.get(1)!;
+    const u2 = used.get(2)!;
+    console.log(`BENCH sweep_ratio_bound ${((2 * u1.cpu) / (Math.max(1, u1.busy) * u2.cpu)).toFixed(2)} x (w2 CPU / w1 CPU ${(u2.cpu / u1.cpu).toFixed(2)}, w1 cores busy ${u1.busy.toFixed(2)})`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

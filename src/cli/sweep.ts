@@ -4,6 +4,7 @@
  * with two different results; 2 bad flags or sweep file (nothing run).
  */
 import { writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
 import { formatDuration } from "../backtest/duration.js";
@@ -12,7 +13,8 @@ import { runSweep, type Shard, type SweepProgress } from "../sweep/sweep.js";
 import { workerModule, type WorkerModule } from "../sweep/loader.js";
 import { readResults, mergeResults, MergeConflictError, rankingTable, ResultsWriter, RESULTS_FILE } from "../sweep/results.js";
 import { sweepHtml } from "../sweep/html.js";
-import { existingRunReports, writeRunReports } from "../sweep/run-reports.js";
+import { existingRunReports, writeRunReports, type RunReportsProgress } from "../sweep/run-reports.js";
+import { SweepPool } from "../sweep/pool.js";
 import type { PointResult } from "../sweep/run-point.js";
 import { parseFlags, stringFlag, usageError } from "./args.js";
 
@@ -33,7 +35,8 @@ Options:
   --shard I/N     run only the points whose index mod N is I (0 <= I < N): one of N machines or
                   Kubernetes pods; combine the shards' DIRs with mm sweep merge
   --reports N     write the HTML backtest report of the N best runs to DIR/runs/<point>.html and
-                  link them from sweep.html (each run again from its seed: default 3, 0 = none)
+                  link them from sweep.html (each run again from its seed on the same worker
+                  threads after the sweep: default 3, 0 = none)
   --x KEY, --y KEY  the heatmap's parameters (default: the first two swept)
   -h, --help      this text
 
@@ -91,6 +94,29 @@ function finish(results: PointResult[], out: string, title: string, x: string | 
   writeFileSync(file, sweepHtml(results, { title, ...(x !== undefined ? { x } : {}), ...(y !== undefined ? { y } : {}), ...(links !== undefined ? { links } : {}) }));
   io.stdout(`results: ${join(out, RESULTS_FILE)}\nhtml report: ${file}\n`);
   if (links !== undefined && links.size > 0) io.stdout(`run reports: ${[...links.values()].map((l) => join(out, l)).join(", ")}\n`);
+}
+
+/** Progress of the reports' re-runs: a bar on a terminal, else a line per report. */
+function reportsPrinter(io: SweepIo): { update: (p: RunReportsProgress) => void; stop: () => void } {
+  if (io.stderrTty === true) {
+    const bar = new SingleBar({ format: "reports [{bar}] {value}/{total} re-runs", hideCursor: true });
+    let started = false;
+    return {
+      update: (p) => {
+        if (!started) {
+          bar.start(p.total, p.done);
+          started = true;
+        } else bar.update(p.done);
+      },
+      stop: () => {
+        if (started) bar.stop();
+      },
+    };
+  }
+  return {
+    update: (p) => io.stderr(`sweep: report ${p.done}/${p.total} ${p.written !== undefined ? `written, ${p.written}` : `of ${p.id} not written`}\n`),
+    stop: () => undefined,
+  };
 }
 
 /** How the worker threads load the code, for the start line. */
@@ -199,17 +225,19 @@ export async function sweepCommand(argv: string[], io: SweepIo = processIo): Pro
   const worker = workerModule();
   io.stderr(`mm sweep: ${sweep.points.length} point(s)${shard !== undefined ? `, shard ${shard.index}/${shard.count}` : ""}, objective ${sweep.spec.objective}, ${workers ?? "all cores as"} worker(s) ${loaderText(worker)}\n`);
   const progress = progressPrinter(io);
+  // One pool for the sweep and then the reports' re-runs: the same started, warmed-up workers.
+  const pool = new SweepPool(worker, workers ?? Math.max(1, availableParallelism()));
   try {
     const outcome = await runSweep(sweep, {
       out,
-      ...(workers !== undefined ? { workers } : {}),
       ...(shard !== undefined ? { shard } : {}),
       ...(io.limit !== undefined ? { limit: io.limit } : {}),
-      worker,
+      pool,
       onProgress: (p) => progress.update(p),
     }).finally(() => progress.stop());
     io.stderr(`mm sweep: ran ${outcome.ran}, skipped ${outcome.skipped} already in ${join(out, RESULTS_FILE)}${outcome.left > 0 ? `, ${outcome.left} left (run again to finish)` : ""}\n`);
-    const runs = await writeRunReports(sweep.tasks, outcome.results, out, reports);
+    const rp = reportsPrinter(io);
+    const runs = await writeRunReports(sweep.tasks, outcome.results, out, reports, { pool, onProgress: (p) => rp.update(p) }).finally(() => rp.stop());
     for (const f of runs.failed) io.stderr(`mm sweep: the report of ${f.id} could not be written (its re-run failed: ${f.error}); its result stands\n`);
     if (runs.mismatched.length > 0) io.stderr(`mm sweep: the re-run of ${runs.mismatched.join(", ")} gave other figures than its result (not reproducible: please report); no report linked for it\n`);
     finish(outcome.results, out, `sweep ${file}${shard !== undefined ? ` (shard ${shard.index}/${shard.count})` : ""}`, x, y, io, runs.links);
@@ -217,5 +245,7 @@ export async function sweepCommand(argv: string[], io: SweepIo = processIo): Pro
   } catch (e) {
     io.stderr(`mm sweep: run failed: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
+  } finally {
+    await pool.destroy();
   }
 }

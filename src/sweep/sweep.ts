@@ -1,15 +1,15 @@
 /**
  * Running a sweep: the points of this shard that DIR/results.jsonl does not hold yet, on a pool of
- * worker threads (piscina; each worker runs the fast engine, which is synchronous), each result
- * appended as it finishes. A sweep killed and restarted with the same DIR runs only what is left.
+ * worker threads (piscina, src/sweep/pool.ts; each worker runs the fast engine, which is
+ * synchronous), each result appended as it finishes. A sweep killed and restarted with the same DIR runs only what is left.
  */
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { Piscina } from "piscina";
 import { Decimal } from "decimal.js";
 import { runPoint, type PointResult } from "./run-point.js";
 import { ResultsWriter, readResults } from "./results.js";
 import { workerModule, type WorkerModule } from "./loader.js";
+import { SweepPool } from "./pool.js";
 import type { LoadedSweep, PointTask } from "./spec.js";
 
 export interface Shard {
@@ -37,6 +37,12 @@ export interface RunSweepOptions {
   limit?: number;
   /** The module the worker threads load (default: workerModule(), the compiled dist/ when fresh). */
   worker?: WorkerModule;
+  /**
+   * A pool to run on (its worker and threads; workers and worker are then not used), left running
+   * for the caller's next batch (mm sweep: the reports' re-runs). Without: a pool of its own,
+   * stopped at the end.
+   */
+  pool?: SweepPool;
   onProgress?: (p: SweepProgress) => void;
 }
 
@@ -94,17 +100,16 @@ export async function runSweep(sweep: LoadedSweep, o: RunSweepOptions): Promise<
   const workers = o.workers ?? navigatorCores();
   let worker: WorkerModule | undefined;
   try {
-    if (workers === 0) {
+    if (o.pool === undefined && workers === 0) {
       for (const t of todo) record(await runPoint(t));
     } else if (todo.length > 0) {
-      worker = o.worker ?? workerModule();
-      const { filename, execArgv } = worker;
-      const threads = Math.min(workers, todo.length);
-      const pool = new Piscina<PointTask, PointResult>({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+      const pool = o.pool ?? new SweepPool(o.worker ?? workerModule(), workers);
+      worker = pool.worker;
       try {
-        await Promise.all(todo.map((t) => pool.run(t).then(record)));
+        await pool.prepare(todo.length);
+        await Promise.all(todo.map((t) => pool.point(t).then(record)));
       } finally {
-        await pool.destroy();
+        if (o.pool === undefined) await pool.destroy();
       }
     }
   } finally {

@@ -1,16 +1,19 @@
 /**
  * `mm sweep --reports N`: the best N runs get their own HTML backtest report (re-run from their
  * task: the same figures as the ranked result), linked from sweep.html; merge links the reports
- * the shards wrote; a re-run that differs from its result is not linked.
+ * the shards wrote; a re-run that differs from its result is not linked. On the sweep's worker
+ * pool the re-runs give the very files, links and findings of the in-thread ones.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadSweep, type LoadedSweep } from "../../src/sweep/spec.js";
 import { runSweep } from "../../src/sweep/sweep.js";
 import { rank } from "../../src/sweep/results.js";
-import { existingRunReports, writeRunReports } from "../../src/sweep/run-reports.js";
+import { existingRunReports, writeRunReports, type RunReportsProgress } from "../../src/sweep/run-reports.js";
+import { SweepPool } from "../../src/sweep/pool.js";
+import { workerModule } from "../../src/sweep/loader.js";
 import { sweepHtml } from "../../src/sweep/html.js";
 import type { PointResult } from "../../src/sweep/run-point.js";
 import { sweepCommand } from "../../src/cli/sweep.js";
@@ -73,6 +76,37 @@ describe("sweep run reports", () => {
     expect([...links.keys()]).toEqual([second!.id]);
   }, 120_000);
 
+  it("on a worker pool the re-runs run in parallel and give the in-thread files, links and findings", async () => {
+    const inThread = await writeRunReports(sweep.tasks, results, join(dir, "serial"), 2);
+    expect(inThread.links.size).toBe(2);
+    const pool = new SweepPool(workerModule(), 2);
+    try {
+      const progress: RunReportsProgress[] = [];
+      const pooled = await writeRunReports(sweep.tasks, results, join(dir, "pooled"), 2, { pool, onProgress: (p) => progress.push(p) });
+      expect(pool.threads).toBe(2);
+      expect(pooled).toEqual(inThread);
+      expect([...pooled.links.keys()]).toEqual([...inThread.links.keys()]); // rank order, whichever finished first
+      const files = readdirSync(join(dir, "serial", "runs")).sort();
+      expect(readdirSync(join(dir, "pooled", "runs")).sort()).toEqual(files);
+      for (const f of files) expect(readFileSync(join(dir, "pooled", "runs", f), "utf8")).toBe(readFileSync(join(dir, "serial", "runs", f), "utf8"));
+      expect(progress.map((p) => p.done)).toEqual([1, 2]);
+      expect(progress.map((p) => p.written).sort()).toEqual([...inThread.links.values()].sort());
+
+      // A failed and a mismatched re-run on the pool: the same findings as in this thread.
+      const [first, second] = rank(results);
+      const tasks = sweep.tasks.map((t) => (t.id === first!.id ? { ...t, dataDir: join(dir, "no-such-data") } : t));
+      const forged = results.map((r) => (r.id === second!.id ? { ...r, metrics: { ...r.metrics, fills: r.metrics.fills + 1 } } : r));
+      const serialBad = await writeRunReports(tasks, forged, join(dir, "serial-bad"), 2);
+      const pooledBad = await writeRunReports(tasks, forged, join(dir, "pooled-bad"), 2, { pool });
+      expect(pooledBad.failed.map((f) => f.id)).toEqual([first!.id]);
+      expect(pooledBad.mismatched).toEqual([second!.id]);
+      expect(pooledBad).toEqual(serialBad);
+      expect(pooledBad.links.size).toBe(0);
+    } finally {
+      await pool.destroy();
+    }
+  }, 120_000);
+
   it("merge links the reports a shard wrote, relative to the merged DIR", () => {
     const best = rank(results)[0]!;
     const links = existingRunReports(results, [join(dir, "nothing-here"), join(dir, "a")], join(dir, "merged"));
@@ -91,5 +125,22 @@ describe("sweep run reports", () => {
     expect(await sweepCommand([join(dir, "sweep.yaml"), "--out", join(dir, "c"), "--reports", "many"], io)).toBe(2);
     expect(err.join("")).toContain("--reports: expected a whole number in 0..100");
     expect(await sweepCommand(["merge", join(dir, "a"), "--out", join(dir, "d"), "--reports", "2"], io)).toBe(2);
+  }, 120_000);
+
+  it("mm sweep --reports 2 --workers 2: the sweep's pool writes both reports, progress said per report", async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) };
+    const dirF = join(dir, "f");
+    expect(await sweepCommand([join(dir, "sweep.yaml"), "--out", dirF, "--workers", "2", "--reports", "2"], io)).toBe(0);
+    expect(err.join("")).toContain("ran 2, skipped 0");
+    const ranked = rank(results);
+    const lines = err.join("").split("\n").filter((l) => l.startsWith("sweep: report "));
+    expect(lines.map((l) => l.slice(0, "sweep: report 1/2".length))).toEqual(["sweep: report 1/2", "sweep: report 2/2"]);
+    for (const r of ranked) {
+      expect(lines.some((l) => l.endsWith(`written, runs/${r.id}.html`))).toBe(true);
+      expect(readFileSync(join(dirF, "runs", `${r.id}.html`), "utf8")).toBe(readFileSync(join(dir, "serial", "runs", `${r.id}.html`), "utf8"));
+    }
+    expect(out.join("")).toContain("run reports:");
   }, 120_000);
 });
