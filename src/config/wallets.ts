@@ -9,7 +9,8 @@
  * seed always gives the same wallets. Derived keys are refused in live mode by construction (the
  * live schema requires a key).
  */
-import { getAddress, isAddress, keccak256, stringToBytes, type Address } from "viem";
+import { getAddress, isAddress, keccak256, stringToBytes } from "viem/utils";
+import type { Address } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { z } from "zod";
 import { secretField, textField, type LoadContext } from "./fields.js";

@@ -8,7 +8,7 @@
  * transport. The account matches them with the fast engine's exchange model (latency and queue
  * models as `mm backtest --engine fast`) against the books and trades the daemon reads.
  */
-import { keccak256, stringToBytes } from "viem";
+import { keccak256, stringToBytes } from "viem/utils";
 import type { Clock } from "../core/clock.js";
 import { Rng } from "../core/rng.js";
 import { FetchTransport } from "../api/fetch-transport.js";

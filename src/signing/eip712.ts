@@ -8,7 +8,7 @@
  * so each order costs two keccak256 calls and no generic ABI encoding. Tests check it against
  * viem's `hashTypedData` on random orders.
  */
-import { keccak256, stringToBytes, bytesToHex } from "viem";
+import { keccak256, stringToBytes, bytesToHex } from "viem/utils";
 import { SigningError } from "./errors.js";
 import type { Address, Hex, OrderDomain, OrderStruct, PlatformContracts } from "./types.js";
 import { isAddress } from "./types.js";

@@ -8,7 +8,7 @@
  * recovery id (test/signing/secp256k1.test.ts compares the two on random keys and digests).
  */
 import * as ecc from "tiny-secp256k1";
-import { bytesToHex, hexToBytes } from "viem";
+import { bytesToHex, hexToBytes } from "viem/utils";
 import { publicKeyToAddress } from "viem/accounts";
 import type { Address, Hex } from "./types.js";
 

@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { inspect } from "node:util";
-import { hexToBytes } from "viem";
+import { hexToBytes } from "viem/utils";
 import { privateKeyToAddress } from "viem/accounts";
 import { orderDigest } from "./eip712.js";
 import { SigningError } from "./errors.js";

@@ -12,7 +12,7 @@
  * `kind` is `split`, `merge` or `convert`; `amount` is in micro-units (6 decimals: collateral for a
  * split, complete sets for a merge, NO shares for a convert); `deadline` is unix seconds.
  */
-import { hashTypedData } from "viem";
+import { hashTypedData } from "viem/utils";
 import { SigningError } from "./errors.js";
 import { EIP712_DOMAIN_TYPES, uint256Field, type TypedDataDomain } from "./eip712.js";
 import type { Address, Hex } from "./types.js";

@@ -11,7 +11,7 @@
  * r and s in [1, n-1], s in the lower half of the order (no malleable twins). Anything else is
  * "not valid EIP-712 at all" and recovers to null, like `details.recovered: null` (spec 7.3).
  */
-import { bytesToHex, hexToBytes } from "viem";
+import { bytesToHex, hexToBytes } from "viem/utils";
 import { orderDigestBytes } from "./eip712.js";
 import { recoverDigestAddress } from "./secp256k1.js";
 import type { Address, Hex, OrderDomain, OrderStruct } from "./types.js";

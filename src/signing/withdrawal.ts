@@ -12,7 +12,7 @@
  * `amount` is signed in micro-units (6 decimals, spec 2.1); `deadline` is unix seconds. These run
  * a few times per wallet, so viem's generic hasher is used (orders have the fast one, eip712.ts).
  */
-import { hashTypedData } from "viem";
+import { hashTypedData } from "viem/utils";
 import { SigningError } from "./errors.js";
 import { addressField, EIP712_DOMAIN_TYPES, platformDomain, typedDataDomain, uint256Field, type TypedDataDomain } from "./eip712.js";
 import type { Address, Hex, PlatformContracts } from "./types.js";

@@ -21,7 +21,7 @@
  * recorded party (role maker/taker), `order_cancelled`, `order_expired`.
  */
 import type { Clock, TimerHandle } from "../../core/clock.js";
-import { getAddress } from "viem";
+import { getAddress } from "viem/utils";
 import { orderDigest, recoverOrderSigner, RecoveryCache, type Address } from "../../signing/index.js";
 import { checkPlaceBody, checkRequest, placeBatchEnvelope, requestErrorEnvelope, type PlaceBody } from "../../wire/requests.js";
 import type { EngineEvent, IdSource, MatchingEngine, PlaceResult } from "../engine/index.js";

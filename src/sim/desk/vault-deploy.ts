@@ -15,7 +15,7 @@
  * The sign step's deadline is 10 minutes after it. The wallet's other gates (KYC, bans) still
  * apply to trading once the vault exists.
  */
-import { keccak256, stringToHex } from "viem";
+import { keccak256, stringToHex } from "viem/utils";
 import { checkRequest, requestErrorEnvelope } from "../../wire/requests.js";
 import { vaultDeploySubmitBody } from "../../wire/accounts.js";
 import { EIP712_DOMAIN_TYPES } from "../../signing/eip712.js";

@@ -27,7 +27,7 @@
  * - No `/ws/user` frame: the spec lists only order frames (section 6); the effect is visible in
  *   balances, positions, `/api/me/balance-events` and the operation record.
  */
-import { keccak256, stringToHex } from "viem";
+import { keccak256, stringToHex } from "viem/utils";
 import { formatMicros, parseMicros, type Micros } from "../../core/money.js";
 import type { Rng } from "../../core/rng.js";
 import type { TimerHandle } from "../../core/clock.js";

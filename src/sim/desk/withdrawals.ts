@@ -27,7 +27,7 @@
  *   answers the record again; any other state 409 `invalid_state`; unknown or another wallet's
  *   id 404 `withdrawal_not_found`.
  */
-import { keccak256, stringToHex } from "viem";
+import { keccak256, stringToHex } from "viem/utils";
 import { formatMicros, parseMicros, type Micros } from "../../core/money.js";
 import { checkRequest, queryToObject, requestErrorEnvelope, type QueryInput } from "../../wire/requests.js";
 import { withdrawalRequestBody, type WithdrawalRequestBody } from "../../wire/accounts.js";

@@ -3,7 +3,7 @@
  * `index` for settlement token, by position slot for shares); the object keeps what the hot path
  * must reach without a map lookup: its position slots per market and the head of its live orders.
  */
-import { getAddress } from "viem";
+import { getAddress } from "viem/utils";
 import { NIL } from "./order.js";
 
 export class Account {

@@ -4,7 +4,8 @@
  * Everything here is a pure function of its input so that the same scenario and seed give
  * the same addresses and ids on every run (tests, recorded backtests and the demo depend on it).
  */
-import { encodePacked, getAddress, hexToBigInt, keccak256, stringToHex, type Address, type Hex } from "viem";
+import { encodePacked, getAddress, hexToBigInt, keccak256, stringToHex } from "viem/utils";
+import type { Address, Hex } from "viem";
 
 export const WALLET_RE = /^0x[0-9a-fA-F]{40}$/;
 

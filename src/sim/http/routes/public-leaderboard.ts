@@ -17,7 +17,7 @@
  *   multi_wallet partners, X-User-Wallet) authenticates and its vault is deployed; rank null when
  *   it has no activity in the period (2.10: its pnl and volume are then zero). Errors: 400 bad_request.
  */
-import { getAddress } from "viem";
+import { getAddress } from "viem/utils";
 import { formatMicros, SCALE, type Micros } from "../../../core/money.js";
 import { isoOf } from "../../platform/index.js";
 import type { Simulator } from "../../simulator.js";
