@@ -182,8 +182,12 @@ export interface DaemonHarness {
   observer: RecordingObserver;
 }
 
-export function makeDaemon(h: SimHarness, config: Config, deps: Partial<DaemonDeps> = {}): DaemonHarness {
-  const observer = new RecordingObserver();
+/**
+ * A daemon on the harness's simulator. It keeps compacted fill records (tests compare the ledger
+ * with the platform's trades) unless `keepCompacted` is false, as in a real daemon.
+ */
+export function makeDaemon(h: SimHarness, config: Config, deps: Partial<DaemonDeps> = {}, opts: { keepCompacted?: boolean } = {}): DaemonHarness {
+  const observer = deps.observer instanceof RecordingObserver ? deps.observer : new RecordingObserver();
   const daemon = createDaemon(config, {
     clock: h.clock,
     rng: new Rng(123),
@@ -195,8 +199,7 @@ export function makeDaemon(h: SimHarness, config: Config, deps: Partial<DaemonDe
     tuning: { fillSyncMs: 10_000, driftCheckMs: 15_000, statusRefreshMs: 5_000 },
     ...deps,
   });
-  // Tests compare the ledger with the platform's trades: compacted records stay listable.
-  daemon.ledger.keepCompacted();
+  if (opts.keepCompacted !== false) daemon.ledger.keepCompacted();
   return { daemon, observer };
 }
 

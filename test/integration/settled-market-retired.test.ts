@@ -7,13 +7,12 @@
  * fresh inventory fed every trade the simulator made, and to the platform's positions and balances.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDaemon, type Daemon } from "../../src/bot/engine/daemon.js";
+import type { Daemon } from "../../src/bot/engine/daemon.js";
 import { Inventory, RETIRED_MARKET } from "../../src/bot/fills/inventory.js";
-import { Rng } from "../../src/core/rng.js";
 import type { Position } from "../../src/wire/index.js";
 import type { Balances } from "../../src/wire/portfolio.js";
 import { RecordingObserver } from "../../src/bot/observer.js";
-import { API_KEY, daemonConfig, platformGet, run, settle, silent, simFills, startSim, walletAddress, type SimHarness } from "./harness.js";
+import { daemonConfig, makeDaemon, platformGet, run, settle, simFills, startSim, walletAddress, type SimHarness } from "./harness.js";
 
 describe("a settled market retired from the daemon's inventory", () => {
   let h: SimHarness;
@@ -27,16 +26,7 @@ describe("a settled market retired from the daemon's inventory", () => {
     const market = { opensAt: "-10m", closesAt: "+1d", takerArrivalPerMin: 60, takerMean: "6", vol: 0.001 };
     h = startSim({ wallets: 1, markets: [{ symbol: "DAY", ...market }, { symbol: "NEXT", ...market }] });
     const config = { ...daemonConfig({ wallets: 1, slugs: ["DAY", "NEXT"], strategy: { size: "30", levels: 1, halfSpreadTicks: 1 } }), settlement: { enabled: true, payoutTimeoutSec: 120, pollIntervalSec: 10 } };
-    daemon = createDaemon(config, {
-      clock: h.clock,
-      rng: new Rng(123),
-      transport: h.transport,
-      connector: h.connector,
-      apiKey: API_KEY,
-      logger: silent(),
-      observer,
-      tuning: { fillSyncMs: 10_000, driftCheckMs: 15_000, statusRefreshMs: 5_000, fillRetentionMs: 30_000 },
-    });
+    daemon = makeDaemon(h, config, { observer, tuning: { fillSyncMs: 10_000, driftCheckMs: 15_000, statusRefreshMs: 5_000, fillRetentionMs: 30_000 } }, { keepCompacted: false }).daemon;
     await settle(h.clock, daemon.start());
     await run(h.clock, 90_000);
     positionsBeforeRetire = daemon.inventory.positions(w, "DAY").length;

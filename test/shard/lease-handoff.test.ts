@@ -99,6 +99,14 @@ describe("shard hand-off with per-wallet Leases", () => {
     return { h, k8s, api, step, until, doubles };
   }
 
+  /** Each wallet's orders on the platform are all `id`'s, and `id` holds its Lease. */
+  function expectHeld(h: SimHarness, k8s: FakeK8s, wallets: readonly string[], id: string): void {
+    for (const w of wallets) {
+      expect([...owners(h).get(w)!]).toEqual([id]);
+      expect(k8s.lease(leaseName("lh", w))!.spec.holderIdentity).toBe(id);
+    }
+  }
+
   function start(h: SimHarness, index: number, count: number, api: TrackedLeaseApi | undefined): DaemonHarness & { lines: Line[] } {
     const { log, lines } = capture("info");
     const d = makeDaemon(h, replica(index, count, api === undefined ? undefined : LEASE), { ...pod(h, index), logger: log, ...(api === undefined ? {} : { leaseApi: api }) });
@@ -144,14 +152,8 @@ describe("shard hand-off with per-wallet Leases", () => {
     const renewed = start(h, 0, 2, api);
     await until(renewed.daemon.start());
     await step(45_000);
-    for (const w of moving) {
-      expect([...owners(h).get(w)!]).toEqual(["lh-s1"]);
-      expect(k8s.lease(leaseName("lh", w))!.spec.holderIdentity).toBe("lh-s1");
-    }
-    for (const w of staying) {
-      expect([...owners(h).get(w)!]).toEqual(["lh-s0"]);
-      expect(k8s.lease(leaseName("lh", w))!.spec.holderIdentity).toBe("lh-s0");
-    }
+    expectHeld(h, k8s, moving, "lh-s1");
+    expectHeld(h, k8s, staying, "lh-s0");
     expect(doubles).toEqual([]);
 
     await until(Promise.all([added.daemon.stop("end"), renewed.daemon.stop("end")]));
@@ -321,14 +323,8 @@ describe("shard hand-off with per-wallet Leases", () => {
 
     cut.down = false;
     await step(40_000);
-    for (const w of moving) {
-      expect([...owners(h).get(w)!]).toEqual(["lh-s1"]);
-      expect(k8s.lease(leaseName("lh", w))!.spec.holderIdentity).toBe("lh-s1");
-    }
-    for (const w of staying) {
-      expect([...owners(h).get(w)!]).toEqual(["lh-s0"]);
-      expect(k8s.lease(leaseName("lh", w))!.spec.holderIdentity).toBe("lh-s0");
-    }
+    expectHeld(h, k8s, moving, "lh-s1");
+    expectHeld(h, k8s, staying, "lh-s0");
     expect(oldPlacedOnMoving()).toBe(before);
     const doc = old.daemon.statusDocument();
     for (const w of moving) {
