@@ -22,6 +22,7 @@ import type { DataEvent } from "../src/data/events.js";
 import { Levels } from "../src/data/levels.js";
 import { runFastBacktest } from "../src/backtest/fast/engine.js";
 import { constantLatency } from "../src/backtest/models/latency.js";
+import { cpuMs, medianCpuMs } from "./fixtures.js";
 
 const N = Number(process.env["BENCH_FAST_EVENTS"] ?? 600_000);
 const T0 = Date.UTC(2026, 5, 1, 12);
@@ -124,10 +125,6 @@ export function denseEvents(steps: number, sub: number): DataEvent[] {
   return out;
 }
 
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
 
 /** The bare loop: dispatch on the kind and read what a handler would read. */
 function bare(evs: readonly DataEvent[]): number {
@@ -169,14 +166,7 @@ log: { level: silent }
   // Warm-up of both on a slice.
   bare(evs);
   runFastBacktest({ config, source: (() => { let i = 0; const part = evs.slice(0, 50_000); return { describe: "warm", next: () => part[i++] }; })(), latency: constantLatency(20, 20), queue: { kind: "risk-averse" }, seed: 1 });
-  const b: number[] = [];
-  for (let k = 0; k < 5; k++) {
-    const t0 = cpuMs();
-    bare(evs);
-    b.push(cpuMs() - t0);
-  }
-  b.sort((x, y) => x - y);
-  const bareRate = evs.length / (b[2]! / 1000);
+  const bareRate = evs.length / (medianCpuMs(5, () => bare(evs)) / 1000);
   // The strategy as live sees books (feed poll, the default), and the most it could see (every).
   const t1 = cpuMs();
   const everyReport = runFastBacktest({ config, source: source(), latency: constantLatency(20, 20), queue: { kind: "risk-averse" }, seed: 1, feed: "every" });
@@ -217,17 +207,11 @@ log: { level: silent }
   const mid = (xs: ReturnType<typeof play>[]) => [...xs].sort((a, b) => a.ms - b.ms)[1]!;
   const sp = mid(sps);
   const dn = mid(dns);
-  const bareDense: number[] = [];
-  for (let k = 0; k < 3; k++) {
-    const t = cpuMs();
-    bare(dense);
-    bareDense.push(cpuMs() - t);
-  }
-  bareDense.sort((x, y) => x - y);
+  const bareDenseMs = medianCpuMs(3, () => bare(dense));
   const denseRate = dense.length / (dn.ms / 1000);
   const marginalNs = ((dn.ms - sp.ms) * 1e6) / (dense.length - sparse.length);
   console.log(`# same span, books every 250 ms: ${sparse.length} events, ${sp.r.cycles} cycles, ${sp.r.totals.fills} fills, ${sps.map((x) => x.ms.toFixed(0)).join(" ")} ms CPU; every 25 ms: ${dense.length} events, ${dn.r.cycles} cycles, ${dn.r.totals.fills} fills, ${dns.map((x) => x.ms.toFixed(0)).join(" ")} ms CPU (medians used)`);
-  console.log(`BENCH fast_engine_dense_events_per_sec ${Math.round(denseRate)} events/s ratio=${(denseRate / (dense.length / (bareDense[1]! / 1000))).toFixed(4)}`);
+  console.log(`BENCH fast_engine_dense_events_per_sec ${Math.round(denseRate)} events/s ratio=${(denseRate / (dense.length / (bareDenseMs / 1000))).toFixed(4)}`);
   // Can come out near zero or below when the noise is larger than the difference: read the # line.
   console.log(`BENCH fast_engine_extra_event_ns ${Math.round(marginalNs)} ns`);
   return Promise.resolve();

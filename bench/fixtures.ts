@@ -26,6 +26,17 @@ export function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
+/** The median process CPU time (ms) of `runs` calls of `f`. */
+export function medianCpuMs(runs: number, f: () => void): number {
+  const xs: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const t0 = cpuMs();
+    f();
+    xs.push(cpuMs() - t0);
+  }
+  return median(xs);
+}
+
 /** sleep, and fmt (a BENCH value: integers as they are, the rest to 3 significant digits): one copy, in mm-process.ts. */
 export { fmt, sleep } from "./mm-process.js";
 

@@ -99,6 +99,12 @@ describe("shard hand-off with per-wallet Leases", () => {
     return { h, k8s, api, step, until, doubles };
   }
 
+  /** After the clean stops: no order of ours rests on the platform and every Lease is released. */
+  function expectAllEnded(h: SimHarness, k8s: FakeK8s): void {
+    for (const ids of owners(h).values()) expect(ids.size).toBe(0);
+    for (const w of all) expect(k8s.lease(leaseName("lh", w))!.spec.holderIdentity).toBe("");
+  }
+
   /** Each wallet's orders on the platform are all `id`'s, and `id` holds its Lease. */
   function expectHeld(h: SimHarness, k8s: FakeK8s, wallets: readonly string[], id: string): void {
     for (const w of wallets) {
@@ -157,8 +163,7 @@ describe("shard hand-off with per-wallet Leases", () => {
     expect(doubles).toEqual([]);
 
     await until(Promise.all([added.daemon.stop("end"), renewed.daemon.stop("end")]));
-    for (const ids of owners(h).values()) expect(ids.size).toBe(0);
-    for (const w of all) expect(k8s.lease(leaseName("lh", w))!.spec.holderIdentity).toBe("");
+    expectAllEnded(h, k8s);
   }, 180_000);
 
   it("control, without leases: the same steps let the new owner quote while the old one is only halted", async () => {
@@ -292,9 +297,8 @@ describe("shard hand-off with per-wallet Leases", () => {
     const report = await until(d.daemon.stop("end"));
     expect(report.wallets).toHaveLength(WALLETS);
     expect(report.exitCode).toBe(0);
-    for (const ids of owners(h).values()) expect(ids.size).toBe(0);
     // Taken back, then released at the clean stop.
-    for (const w of all) expect(k8s.lease(leaseName("lh", w))!.spec.holderIdentity).toBe("");
+    expectAllEnded(h, k8s);
   }, 180_000);
 
   it("a lost lease another replica took meanwhile: this replica stays off that wallet while the other holds it, and takes back the rest", async () => {
@@ -340,9 +344,8 @@ describe("shard hand-off with per-wallet Leases", () => {
     expect(doubles).toEqual([]);
 
     await until(Promise.all([old.daemon.stop("end"), added.daemon.stop("end")]));
-    for (const ids of owners(h).values()) expect(ids.size).toBe(0);
     // The old replica never wrote the moving wallets' leases again: the new one released them.
-    for (const w of all) expect(k8s.lease(leaseName("lh", w))!.spec.holderIdentity).toBe("");
+    expectAllEnded(h, k8s);
   }, 180_000);
 
   it("the API server down at start-up: every wallet is held, then started once it answers", async () => {
