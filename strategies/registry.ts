@@ -83,7 +83,9 @@ export function stepStrategy<P, S>(
   prev: S | undefined,
 ): StepResult<S> {
   const base = { ...input, params, state: prev };
-  const state = strategy.reduce ? strategy.reduce(prev, base) : prev;
+  // Stateless: the state handed in is the state quoted with (one copy of the input, not two).
+  if (!strategy.reduce) return { quotes: strategy.quote(base), state: prev };
+  const state = strategy.reduce(prev, base);
   return { quotes: strategy.quote({ ...base, state }), state };
 }
 

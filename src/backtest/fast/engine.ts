@@ -287,6 +287,7 @@ export class FastEngine {
       mark: () => undefined,
       liveOrders: (_w, s) => this.tracker.liveOrders(s),
       ordersVersion: () => trackerVersion(this.tracker.counters),
+      liveVersion: (_w, s) => this.tracker.liveVersion(s),
       positions: (_w, s) => this.inventory.positionViews(WALLET, s),
       positionMarkets: () => [],
     });

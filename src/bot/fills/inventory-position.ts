@@ -154,13 +154,18 @@ function settle(p: Pos, s: Settlement): void {
   p.settled = true;
 }
 
+/** Average cost per share of a position's shares (floor), null when it holds none. */
+export function avgCostOf(p: Pos): Micros | null {
+  return p.qty === 0n ? null : divRound(absMicros(p.cost), absMicros(p.qty), "floor");
+}
+
 export function summarise(p: Pos): PositionSummary {
   return {
     wallet: p.wallet,
     marketId: p.marketId,
     outcome: p.outcome,
     qty: p.qty,
-    avgCost: p.qty === 0n ? null : divRound(absMicros(p.cost), absMicros(p.qty), "floor"),
+    avgCost: avgCostOf(p),
     costBasis: floorMicros(p.cost),
     realisedPnl: floorMicros(p.realised),
     fees: p.fees,

@@ -70,7 +70,7 @@ import type { Balances, Position } from "../../wire/portfolio.js";
 import { atOrBelow } from "./fill-checkpoint.js";
 import { compareFills, fillKey, type AddResult, type TradeCursor } from "./fill-ledger.js";
 import { driftReport, type DriftReport } from "./inventory-drift.js";
-import { compactPosition, emptyBase, emptyPos, floorMicros, foldFill, posKey, refoldPosition, summarise, type InventoryFill, type Pos, type PositionSummary, type Settlement } from "./inventory-position.js";
+import { avgCostOf, compactPosition, emptyBase, emptyPos, floorMicros, foldFill, posKey, refoldPosition, summarise, type InventoryFill, type Pos, type PositionSummary, type Settlement } from "./inventory-position.js";
 import type { PositionView } from "../quote/quotes.js";
 
 export type { CashDrift, DriftReport, PositionDrift } from "./inventory-drift.js";
@@ -549,9 +549,7 @@ export class Inventory {
   positionViews(wallet: string, marketId: string): PositionView[] {
     const out: PositionView[] = [];
     for (const p of this.byPair.get(pairKey(wallet.toLowerCase(), marketId)) ?? []) {
-      if (p.qty === 0n) continue;
-      const v = summarise(p);
-      out.push({ outcome: v.outcome, qty: v.qty, avgCost: v.avgCost });
+      if (p.qty !== 0n) out.push({ outcome: p.outcome, qty: p.qty, avgCost: avgCostOf(p) });
     }
     return out;
   }

@@ -81,6 +81,13 @@ export class OrderIndex {
   private readonly retired = new Map<string, number>();
   private readonly live = new Map<string, Set<Rec>>();
   private liveTotal = 0;
+  /**
+   * Per market holding live records: a stamp of the last change to one of them (see liveVersion).
+   * Stamps come from one counter, so a market whose entry went (its last live record ended) and
+   * came back never shows a stamp it showed before.
+   */
+  private readonly liveStamps = new Map<string, number>();
+  private liveStamp = 0;
   private readonly watch = new Set<Rec>();
   /** Terminal records -> the smallest heap key they are queued under (at most their prune stamp). */
   private readonly terminal = new Map<Rec, number>();
@@ -122,7 +129,10 @@ export class OrderIndex {
       }
       if (set?.delete(r) === true) {
         this.liveTotal--;
-        if (set.size === 0) this.live.delete(r.marketId);
+        if (set.size === 0) {
+          this.live.delete(r.marketId);
+          this.liveStamps.delete(r.marketId);
+        } else this.liveStamps.set(r.marketId, ++this.liveStamp);
       }
       return;
     }
@@ -132,6 +142,16 @@ export class OrderIndex {
       set.add(r);
       this.liveTotal++;
     }
+    // A live record changed (or became live): the market's live orders may read differently.
+    this.liveStamps.set(r.marketId, ++this.liveStamp);
+  }
+
+  /**
+   * Moves whenever the market's live records may have changed (one became live, changed or ended):
+   * equal values at two times mean liveOf(marketId) reads the same. 0 when none is live.
+   */
+  liveVersion(marketId: string): number {
+    return this.liveStamps.get(marketId) ?? 0;
   }
 
   /** Non-terminal records of one market, in the order they became live. */

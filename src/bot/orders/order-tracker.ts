@@ -245,6 +245,15 @@ export class OrderTracker {
     return this.index.liveCount;
   }
 
+  /**
+   * Moves whenever `liveOrders(marketId)` may read differently (an order there was sent, changed
+   * or ended; 0 when none is live): equal values mean the same live orders. Consumers that keep
+   * figures of a market's orders (the exposure book) re-read only markets whose version moved.
+   */
+  liveVersion(marketId: string): number {
+    return this.index.liveVersion(marketId);
+  }
+
   /** Our non-terminal orders on one market, in the reconciler's terms. */
   liveOrders(marketId: string): LiveOrder[] {
     return liveOrderViews(this.index.liveOf(marketId));

@@ -35,6 +35,7 @@
  */
 import { PRICE_TICK } from "../../core/amounts.js";
 import { absMicros, type Micros } from "../../core/money.js";
+import { sortSmall } from "../../core/small-sort.js";
 import { slotKey, type DesiredQuote, type LiveOrder } from "./quotes.js";
 
 export interface ReconcileOptions {
@@ -146,7 +147,8 @@ function reconcileSlot(ds: Indexed[], ls: LiveOrder[], opts: ReconcileOptions): 
       }
     }
   }
-  pairs.sort(
+  sortSmall(
+    pairs,
     (a, b) =>
       cmp(a.dp, b.dp) ||
       cmp(a.dz, b.dz) ||
@@ -205,7 +207,7 @@ function isReducing(q: DesiredQuote): boolean {
 
 export function reconcile(desired: readonly DesiredQuote[], live: readonly LiveOrder[], opts: ReconcileOptions): Plan {
   const maxBatch = opts.maxBatch ?? DEFAULT_MAX_BATCH;
-  const sortedLive = [...live].sort((a, b) => cmp(a.clientOrderId, b.clientOrderId));
+  const sortedLive = sortSmall([...live], (a, b) => cmp(a.clientOrderId, b.clientOrderId));
 
   const slots = new Map<string, { ds: Indexed[]; ls: LiveOrder[] }>();
   const slotOf = (key: string): { ds: Indexed[]; ls: LiveOrder[] } => {
@@ -231,7 +233,7 @@ export function reconcile(desired: readonly DesiredQuote[], live: readonly LiveO
   const pending: LiveOrder[] = [];
   const occupied = new Map<string, number>();
   const capacity = new Map<string, number>();
-  for (const key of [...slots.keys()].sort()) {
+  for (const key of sortSmall([...slots.keys()], cmp)) {
     const r = reconcileSlot(slots.get(key)!.ds, slots.get(key)!.ls, opts);
     keep.push(...r.keep);
     allCancels.push(...r.cancels);
@@ -242,7 +244,8 @@ export function reconcile(desired: readonly DesiredQuote[], live: readonly LiveO
     capacity.set(key, r.desiredCount);
   }
 
-  allCancels.sort(
+  sortSmall(
+    allCancels,
     (a, b) =>
       CANCEL_RANK[a.reason] - CANCEL_RANK[b.reason] ||
       a.order.outcome - b.order.outcome ||
@@ -268,7 +271,7 @@ export function reconcile(desired: readonly DesiredQuote[], live: readonly LiveO
     wanted.set(key, want);
   }
 
-  toPlace.sort((a, b) => {
+  sortSmall(toPlace, (a, b) => {
     const reduce = Number(isReducing(b.q)) - Number(isReducing(a.q));
     if (reduce !== 0) return reduce;
     const ma = opts.mids?.[a.q.outcome];

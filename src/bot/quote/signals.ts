@@ -11,6 +11,7 @@
  */
 import type { Side } from "../../core/amounts.js";
 import type { Micros } from "../../core/money.js";
+import { sortSmall } from "../../core/small-sort.js";
 import { AdverseBook, type AdverseOptions } from "./adverse/adverse-book.js";
 import type { JumpView } from "./adverse/jump.js";
 import type { ToxicSideView } from "./adverse/toxicity.js";
@@ -95,7 +96,7 @@ export class SignalBook {
     const e = this.byWallet.get(wallet)?.get(market);
     if (e === undefined) return NO_SIGNALS;
     if (e.view === undefined) {
-      const lastFills = [...e.lastFills.values()].sort((a, b) => b.ts - a.ts);
+      const lastFills = sortSmall([...e.lastFills.values()], (a, b) => b.ts - a.ts);
       e.view = Object.freeze({ lastFills: Object.freeze(lastFills) });
     }
     return e.view;

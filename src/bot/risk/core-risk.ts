@@ -216,6 +216,7 @@ function exposureBookOf(p: CoreRiskParts, wallets: readonly { name: string; addr
       const t = trackerOf(w);
       return t === undefined ? 0 : trackerVersion(t.counters);
     },
+    liveVersion: (w, m) => trackerOf(w)?.liveVersion?.(m) ?? 0,
     positions: (w, m) => v.positions(w, m),
     positionMarkets: (w) => new Set(v.positions(w).map((x) => x.marketId)),
   });

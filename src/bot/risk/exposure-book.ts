@@ -8,8 +8,10 @@
  * `snapshot`, only when one of those facts may have moved:
  *   - a position of the pair changed: the inventory says so (`positionChanged`, wired to
  *     Inventory.onPositionChange, which fires on every fold, refold, anchor, settlement and compaction);
- *   - an order of the wallet changed: `ordersVersion(wallet)` moved (every market of the wallet is
- *     re-read then: the version is per wallet; a re-read of a market without orders is a map miss);
+ *   - an order of the wallet changed: `ordersVersion(wallet)` moved, and then only the markets whose
+ *     `liveVersion(wallet, market)` moved (OrderTracker.liveVersion: a stamp per market of its live
+ *     orders); sources without liveVersion re-read every market of the wallet (a re-read of a market
+ *     without orders is a map miss);
  *   - the followed markets changed: the markets that came or went are re-read for every wallet
  *     (a market counts while followed or held, as in the from-scratch snapshot);
  *   - a position valued at the mark: re-read at every snapshot (the mark moves with every book;
@@ -91,6 +93,12 @@ export interface ExposureSources {
    * its order tracker was given: see `trackerVersion`).
    */
   ordersVersion(wallet: string): number;
+  /**
+   * Optional, finer: moves whenever the wallet's live orders on that one market may have changed
+   * (OrderTracker.liveVersion). Given, a move of `ordersVersion` re-reads only the markets whose
+   * version moved, instead of every market of the wallet.
+   */
+  liveVersion?(wallet: string, marketId: string): number;
   /** The wallet's positions on the market (zero ones are skipped here). */
   positions(wallet: string, marketId: string): readonly PositionView[];
   /** Markets where the wallet has a position: read once, at the first snapshot. */
@@ -102,6 +110,8 @@ export interface OrderSource {
   /** Counts every event the tracker was given (see trackerVersion). */
   readonly counters: Readonly<Record<string, number>>;
   liveOrders(marketId: string): readonly LiveOrder[];
+  /** See ExposureSources.liveVersion. */
+  liveVersion?(marketId: string): number;
 }
 
 /**
@@ -132,6 +142,8 @@ interface WalletState {
   dirty: Set<string>;
   /** Markets whose figures use a mark (re-read at every snapshot). */
   marked: Set<string>;
+  /** With ExposureSources.liveVersion: each market's live-orders version when last looked at. */
+  liveSeen: Map<string, number>;
 }
 
 /** A frozen state of the book: the base of a RiskSnapshot. */
@@ -169,7 +181,7 @@ export class ExposureBook {
 
   constructor(private readonly src: ExposureSources) {
     for (const w of src.wallets) {
-      this.states.set(w.address, { name: w.name, address: w.address, ordersVersion: undefined, held: new Set(), dirty: new Set(), marked: new Set() });
+      this.states.set(w.address, { name: w.name, address: w.address, ordersVersion: undefined, held: new Set(), dirty: new Set(), marked: new Set(), liveSeen: new Map() });
     }
   }
 
@@ -221,11 +233,11 @@ export class ExposureBook {
       const v = this.src.ordersVersion(s.address);
       if (v !== s.ordersVersion) {
         s.ordersVersion = v;
-        for (const m of s.held) s.dirty.add(m);
+        for (const m of s.held) if (this.ordersMoved(s, m)) s.dirty.add(m);
         // The followed markets it holds nothing in: most have no order of the wallet either, and
         // a look at its live orders there is all they need (no position to read).
         for (const m of this.followed) {
-          if (s.dirty.has(m)) continue;
+          if (s.dirty.has(m) || !this.ordersMoved(s, m)) continue;
           if (isOver(over, s.name, m)) s.dirty.add(m);
           else this.reread(s, m);
         }
@@ -240,8 +252,22 @@ export class ExposureBook {
     }
   }
 
+  /**
+   * Whether the wallet's live orders on `market` may have changed since the pair's figures were
+   * last computed. Without the sources' liveVersion: always (the wallet's version moved).
+   */
+  private ordersMoved(s: WalletState, market: string): boolean {
+    return this.src.liveVersion === undefined || s.liveSeen.get(market) !== this.src.liveVersion(s.address, market);
+  }
+
+  /** The pair's figures are computed from its live orders as they are now. */
+  private seeOrders(s: WalletState, market: string): void {
+    if (this.src.liveVersion !== undefined) s.liveSeen.set(market, this.src.liveVersion(s.address, market));
+  }
+
   /** A followed market where the wallet holds nothing: its live orders decide. */
   private reread(s: WalletState, market: string): void {
+    this.seeOrders(s, market);
     if (this.src.liveOrders(s.address, market).length > 0) {
       this.recompute(s, market);
       return;
@@ -252,12 +278,15 @@ export class ExposureBook {
 
   private recompute(s: WalletState, market: string): void {
     this.recomputed += 1;
+    this.seeOrders(s, market);
     const positions: PositionView[] = [];
     if (s.held.has(market)) for (const p of this.src.positions(s.address, market)) if (p.qty !== 0n) positions.push({ outcome: p.outcome, qty: p.qty, avgCost: p.avgCost });
     const counted = positions.length > 0 || this.followed.has(market);
     const openOrders = counted ? this.src.liveOrders(s.address, market) : [];
     if (positions.length === 0 && openOrders.length === 0) {
       s.marked.delete(market);
+      // Neither followed nor held: nothing looks at its orders until it is one again (then it is read afresh).
+      if (!counted) s.liveSeen.delete(market);
       this.remove(s.name, market);
       return;
     }

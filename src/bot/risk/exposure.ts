@@ -39,8 +39,13 @@ export interface MarketFigures {
   cancellingSell: ReadonlyMap<number, Micros>;
 }
 
-function add(map: Map<number, Micros>, k: number, v: Micros): void {
-  map.set(k, (map.get(k) ?? 0n) + v);
+/** The sums by outcome of a pair with no cancelling order (most pairs): one shared, empty, never written. */
+const NO_AMOUNTS: ReadonlyMap<number, Micros> = new Map();
+
+function add(map: Map<number, Micros> | undefined, k: number, v: Micros): Map<number, Micros> {
+  const m = map ?? new Map<number, Micros>();
+  m.set(k, (m.get(k) ?? 0n) + v);
+  return m;
 }
 
 export function heldQty(e: Pick<MarketExposure, "positions">, outcome: number): Micros {
@@ -58,8 +63,8 @@ export function figuresOf(e: MarketExposure): MarketFigures {
   }
   let openBuyNotional = 0n;
   let cancellingBuyNotional = 0n;
-  const cancellingBuy = new Map<number, Micros>();
-  const cancellingSell = new Map<number, Micros>();
+  let cancellingBuy: Map<number, Micros> | undefined;
+  let cancellingSell: Map<number, Micros> | undefined;
   for (const o of e.openOrders) {
     if (o.remaining <= 0n) continue;
     if (o.side === "BUY") {
@@ -67,13 +72,13 @@ export function figuresOf(e: MarketExposure): MarketFigures {
       openBuyNotional += n;
       if (o.state === "cancelling") {
         cancellingBuyNotional += n;
-        add(cancellingBuy, o.outcome, o.remaining);
+        cancellingBuy = add(cancellingBuy, o.outcome, o.remaining);
       }
     } else if (o.state === "cancelling") {
-      add(cancellingSell, o.outcome, o.remaining);
+      cancellingSell = add(cancellingSell, o.outcome, o.remaining);
     }
   }
-  return { exposure: e, positionNotional, openBuyNotional, cancellingBuyNotional, cancellingBuy, cancellingSell };
+  return { exposure: e, positionNotional, openBuyNotional, cancellingBuyNotional, cancellingBuy: cancellingBuy ?? NO_AMOUNTS, cancellingSell: cancellingSell ?? NO_AMOUNTS };
 }
 
 function marketKey(wallet: string, market: string): string {

@@ -24,6 +24,7 @@
  */
 import { MAX_PRICE, MIN_PRICE, isValidPrice } from "../../core/amounts.js";
 import { SCALE, notional, type Micros } from "../../core/money.js";
+import { sortSmall } from "../../core/small-sort.js";
 import { NO, YES, type DesiredQuote } from "../quote/quotes.js";
 import { figuresOf, heldQty, type MarketFigures, type RiskSnapshot } from "./exposure.js";
 import type { GateVerdict, RiskLimits, RiskTuning } from "./types.js";
@@ -164,7 +165,7 @@ export function applyLimits(
     const reducing = q.side === "SELL" ? held > 0n : binary && heldQty(e, complementOf(q.outcome)) > held;
     candidates.push({ q, i, size: capped, sizeReason: capped < q.size ? "order_size" : undefined, reducing });
   });
-  candidates.sort((a, b) => Number(b.reducing) - Number(a.reducing) || (a.q.level ?? 0) - (b.q.level ?? 0) || a.i - b.i);
+  sortSmall(candidates, (a, b) => Number(b.reducing) - Number(a.reducing) || (a.q.level ?? 0) - (b.q.level ?? 0) || a.i - b.i);
 
   const run: Running = { buys: new Map(), sells: new Map(), addedNotional: 0n, count: 0 };
   const baseWallet = snapshot.walletNotional(wallet) - f.openBuyNotional + f.cancellingBuyNotional;
@@ -195,7 +196,7 @@ export function applyLimits(
       accepted.push({ i: c.i, q: c.q });
     }
   }
-  accepted.sort((a, b) => a.i - b.i);
+  sortSmall(accepted, (a, b) => a.i - b.i);
   return {
     allowed: accepted.map((a) => a.q),
     dropped,

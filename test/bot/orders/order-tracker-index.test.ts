@@ -74,6 +74,36 @@ describe("OrderTracker live index", () => {
     );
   });
 
+  it("liveVersion(market): equal before and after an event only if liveOrders(market) reads the same; 0 with nothing live", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(16), fc.nat(N - 1), fc.integer({ min: 0, max: 800 })), { maxLength: 120 }), (steps) => {
+        const tr = new OrderTracker(W, { notRecordedAfterMs: 0, lookupRetryMs: 300 });
+        const seen = new Map<string, number[]>(MARKETS.map((mkt) => [mkt, []]));
+        let ts = 1_000;
+        for (const [kind, i, dt] of steps) {
+          const before = MARKETS.map((mkt) => ({ v: tr.liveVersion(mkt), live: JSON.stringify(tr.liveOrders(mkt), (_k, x: unknown) => (typeof x === "bigint" ? String(x) : x)) }));
+          ts += dt;
+          if (kind === 15) tr.reconcileOpenWalk([0, 2, 4].map(oid), ts);
+          else if (kind === 16) tr.prune(ts - 500);
+          else tr.apply(event(kind, i, ts));
+          MARKETS.forEach((mkt, k) => {
+            const v = tr.liveVersion(mkt);
+            const live = JSON.stringify(tr.liveOrders(mkt), (_k, x: unknown) => (typeof x === "bigint" ? String(x) : x));
+            if (v === before[k]!.v) expect(live).toBe(before[k]!.live);
+            if (tr.liveOrders(mkt).length === 0) expect(v).toBe(0);
+            // A version once left is never shown again (a consumer's kept figure can never look current by accident).
+            const history = seen.get(mkt)!;
+            if (v !== 0 && v !== history[history.length - 1]) {
+              expect(history).not.toContain(v);
+              history.push(v);
+            }
+          });
+        }
+      }),
+      { seed: 20261128, numRuns: 300 },
+    );
+  });
+
   it("the indexed queries (live markets and count, reads due, next read, unknown, in flight) equal a scan of all(), through walks and prunes", () => {
     const due = (o: TrackedOrder, now: number): boolean =>
       (o.needsRead !== undefined || (o.state === "cancel_pending" && o.cancelRetryAtMs !== undefined && now >= o.cancelRetryAtMs)) &&

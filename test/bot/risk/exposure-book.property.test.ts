@@ -83,7 +83,7 @@ function world() {
 
 type World = ReturnType<typeof world>;
 
-function bookOf(wd: World): ExposureBook {
+function bookOf(wd: World, perMarket = true): ExposureBook {
   const book = new ExposureBook({
     wallets: WALLETS,
     markets: wd.view.markets,
@@ -91,6 +91,7 @@ function bookOf(wd: World): ExposureBook {
     mark: wd.view.mark,
     liveOrders: wd.view.liveOrders,
     ordersVersion: (a) => trackerVersion(wd.trackers.get(a)!.counters),
+    ...(perMarket ? { liveVersion: (a: string, m: string) => wd.trackers.get(a)!.liveVersion(m) } : {}),
     positions: (a, m) => wd.view.positions(a, m),
     positionMarkets: (a) => new Set(wd.view.positions(a).map((p) => p.marketId)),
   });
@@ -228,26 +229,48 @@ function figures(s: RiskSnapshot) {
 }
 
 describe("ExposureBook", () => {
-  it("after random changes every snapshot equals the one built from scratch, and earlier snapshots never change", () => {
-    fc.assert(
-      fc.property(fc.array(op, { maxLength: 15 }), fc.array(op, { minLength: 1, maxLength: 80 }), (before, after) => {
-        const wd = world();
-        const placed: Placed[] = [];
-        const clock = { t: Date.UTC(2026, 5, 1), n: 0 };
-        // Positions and orders from before the book exists (a restart's anchor, adopted orders).
-        run(wd, before, placed, clock);
-        const book = bookOf(wd);
-        run(wd, [...after, { k: "check", ctx: null, keep: false }], placed, clock, book, []);
-      }),
-      { numRuns: 300, seed: 11 },
-    );
+  for (const perMarket of [true, false]) {
+    it(`after random changes every snapshot equals the one built from scratch, and earlier snapshots never change (${perMarket ? "per-market live versions" : "wallet version only"})`, () => {
+      fc.assert(
+        fc.property(fc.array(op, { maxLength: 15 }), fc.array(op, { minLength: 1, maxLength: 80 }), (before, after) => {
+          const wd = world();
+          const placed: Placed[] = [];
+          const clock = { t: Date.UTC(2026, 5, 1), n: 0 };
+          // Positions and orders from before the book exists (a restart's anchor, adopted orders).
+          run(wd, before, placed, clock);
+          const book = bookOf(wd, perMarket);
+          run(wd, [...after, { k: "check", ctx: null, keep: false }], placed, clock, book, []);
+        }),
+        { numRuns: 300, seed: 11 },
+      );
+    });
+  }
+
+  it("with per-market live versions an order event re-reads its own market only", () => {
+    const wd = world();
+    const placed: Placed[] = [];
+    const clock = { t: Date.UTC(2026, 5, 1), n: 0 };
+    const book = bookOf(wd, true);
+    run(wd, [{ k: "place", w: 0, m: 0, o: 0, side: "BUY", price: 400, size: 10, ack: true }, { k: "place", w: 0, m: 1, o: 0, side: "BUY", price: 400, size: 10, ack: true }], placed, clock);
+    book.snapshot();
+    const first = book.recomputed;
+    book.snapshot();
+    expect(book.recomputed).toBe(first);
+    // A partial fill of the order on A: A re-read (its position and its order), not B or C.
+    run(wd, [{ k: "fill", i: 0, part: 50 }], placed, clock);
+    expect(figures(book.snapshot())).toEqual(figures(scratchSnapshot(wd.view, WALLETS)));
+    expect(book.recomputed).toBe(first + 1);
+    // A new order on C: C alone.
+    run(wd, [{ k: "place", w: 0, m: 2, o: 0, side: "BUY", price: 300, size: 5, ack: false }], placed, clock);
+    expect(figures(book.snapshot())).toEqual(figures(scratchSnapshot(wd.view, WALLETS)));
+    expect(book.recomputed).toBe(first + 2);
   });
 
   it("re-reads only what changed: a fill or an order event touches its own wallet, nothing else", () => {
     const wd = world();
     const placed: Placed[] = [];
     const clock = { t: Date.UTC(2026, 5, 1), n: 0 };
-    const book = bookOf(wd);
+    const book = bookOf(wd, false);
     run(wd, [{ k: "place", w: 0, m: 0, o: 0, side: "BUY", price: 400, size: 10, ack: true }, { k: "place", w: 1, m: 1, o: 0, side: "BUY", price: 400, size: 10, ack: true }], placed, clock);
     book.snapshot();
     const first = book.recomputed;
@@ -266,7 +289,7 @@ describe("ExposureBook", () => {
     const wd = world();
     const placed: Placed[] = [];
     const clock = { t: Date.UTC(2026, 5, 1), n: 0 };
-    const book = bookOf(wd);
+    const book = bookOf(wd, false);
     book.snapshot();
     const first = book.recomputed;
     run(wd, [{ k: "place", w: 0, m: 0, o: 0, side: "BUY", price: 400, size: 10, ack: true }], placed, clock);
