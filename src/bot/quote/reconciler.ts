@@ -129,6 +129,27 @@ interface Indexed {
   i: number;
 }
 
+/** One slot (outcome, side) of the plan: its quotes and orders, and what the places may still take there. */
+interface Slot {
+  ds: Indexed[];
+  /** Its live orders but the cancelling ones. */
+  ls: LiveOrder[];
+  /** Remaining size of its cancelling orders (step 3 of the header); undefined: none. */
+  cancelling: Micros | undefined;
+  /** Orders that stay or wait there (kept, pending, deferred cancels), then each place made. */
+  occupied: number;
+  /** Desired quotes there: no more orders than this. */
+  capacity: number;
+  /** With cancelling size only: the size committed there (cancelling + staying + placed), against `wanted`. */
+  committed: Micros | undefined;
+  /** Sum of the desired sizes there (read only when `committed` is set). */
+  wanted: Micros;
+}
+
+function nonNegative(v: Micros): Micros {
+  return v > 0n ? v : 0n;
+}
+
 interface SlotOutcome {
   keep: LiveOrder[];
   cancels: { order: LiveOrder; reason: CancelReason }[];
@@ -139,11 +160,16 @@ interface SlotOutcome {
 }
 
 function reconcileSlot(ds: Indexed[], ls: LiveOrder[], opts: ReconcileOptions): SlotOutcome {
-  const pairs: { d: Indexed; l: LiveOrder; dp: Micros; dz: Micros }[] = [];
-  for (const d of ds) {
-    for (const l of ls) {
+  // By position in ds and ls: which desired quote and which live order are taken.
+  const usedD: boolean[] = ds.map(() => false);
+  const usedL: boolean[] = ls.map(() => false);
+  const pairs: { d: Indexed; di: number; l: LiveOrder; li: number; dp: Micros; dz: Micros }[] = [];
+  for (let di = 0; di < ds.length; di++) {
+    const d = ds[di]!;
+    for (let li = 0; li < ls.length; li++) {
+      const l = ls[li]!;
       if (withinTolerance(d.q, l, opts)) {
-        pairs.push({ d, l, dp: absMicros(d.q.price - l.price), dz: absMicros(l.remaining - d.q.size) });
+        pairs.push({ d, di, l, li, dp: absMicros(d.q.price - l.price), dz: absMicros(l.remaining - d.q.size) });
       }
     }
   }
@@ -156,38 +182,37 @@ function reconcileSlot(ds: Indexed[], ls: LiveOrder[], opts: ReconcileOptions): 
       cmp(a.l.clientOrderId, b.l.clientOrderId) ||
       a.d.i - b.d.i,
   );
-  const usedD = new Set<number>();
-  const usedL = new Set<LiveOrder>();
   const keep: LiveOrder[] = [];
   for (const p of pairs) {
-    if (usedD.has(p.d.i) || usedL.has(p.l)) continue;
-    usedD.add(p.d.i);
-    usedL.add(p.l);
+    if (usedD[p.di] || usedL[p.li]) continue;
+    usedD[p.di] = true;
+    usedL[p.li] = true;
     keep.push(p.l);
   }
 
   const blocked: Indexed[] = [];
   const pending: LiveOrder[] = [];
   const cancels: { order: LiveOrder; reason: CancelReason }[] = [];
-  for (const l of ls) {
-    if (usedL.has(l)) continue;
+  for (let li = 0; li < ls.length; li++) {
+    if (usedL[li]) continue;
+    const l = ls[li]!;
     if (l.state === "pending" || l.orderId === undefined) {
       // Occupies its slot: block the closest desired quote still unplaced, if any.
-      let best: Indexed | undefined;
-      for (const d of ds) {
-        if (usedD.has(d.i)) continue;
-        if (!best || absMicros(d.q.price - l.price) < absMicros(best.q.price - l.price)) best = d;
+      let best = -1;
+      for (let di = 0; di < ds.length; di++) {
+        if (usedD[di]) continue;
+        if (best < 0 || absMicros(ds[di]!.q.price - l.price) < absMicros(ds[best]!.q.price - l.price)) best = di;
       }
-      if (best) {
-        usedD.add(best.i);
-        blocked.push(best);
+      if (best >= 0) {
+        usedD[best] = true;
+        blocked.push(ds[best]!);
       }
       pending.push(l);
       continue;
     }
     cancels.push({ order: l, reason: cancelReasonFor(l, ds, opts) });
   }
-  return { keep, cancels, toPlace: ds.filter((d) => !usedD.has(d.i)), blocked, pending, desiredCount: ds.length };
+  return { keep, cancels, toPlace: ds.filter((_, di) => !usedD[di]), blocked, pending, desiredCount: ds.length };
 }
 
 /** Why `l` goes: judged against the closest desired quote of its slot. */
@@ -209,20 +234,21 @@ export function reconcile(desired: readonly DesiredQuote[], live: readonly LiveO
   const maxBatch = opts.maxBatch ?? DEFAULT_MAX_BATCH;
   const sortedLive = sortSmall([...live], (a, b) => cmp(a.clientOrderId, b.clientOrderId));
 
-  const slots = new Map<string, { ds: Indexed[]; ls: LiveOrder[] }>();
-  const slotOf = (key: string): { ds: Indexed[]; ls: LiveOrder[] } => {
+  const slots = new Map<string, Slot>();
+  const slotOf = (key: string): Slot => {
     let s = slots.get(key);
-    if (!s) slots.set(key, (s = { ds: [], ls: [] }));
+    if (!s) slots.set(key, (s = { ds: [], ls: [], cancelling: undefined, occupied: 0, capacity: 0, committed: undefined, wanted: 0n }));
     return s;
   };
   desired.forEach((q, i) => slotOf(slotKey(q)).ds.push({ q, i }));
   const inFlight: LiveOrder[] = [];
-  /** Per slot: remaining size of cancelling orders (step 3 of the header). */
-  const cancelling = new Map<string, Micros>();
   for (const l of sortedLive) {
     if (l.state === "cancelling") {
       inFlight.push(l);
-      if (l.remaining > 0n) cancelling.set(slotKey(l), (cancelling.get(slotKey(l)) ?? 0n) + l.remaining);
+      if (l.remaining > 0n) {
+        const s = slotOf(slotKey(l));
+        s.cancelling = (s.cancelling ?? 0n) + l.remaining;
+      }
     } else slotOf(slotKey(l)).ls.push(l);
   }
 
@@ -231,17 +257,25 @@ export function reconcile(desired: readonly DesiredQuote[], live: readonly LiveO
   const toPlace: Indexed[] = [];
   const deferredPlaces: DeferredPlace[] = [];
   const pending: LiveOrder[] = [];
-  const occupied = new Map<string, number>();
-  const capacity = new Map<string, number>();
   for (const key of sortSmall([...slots.keys()], cmp)) {
-    const r = reconcileSlot(slots.get(key)!.ds, slots.get(key)!.ls, opts);
+    const s = slots.get(key)!;
+    const r = reconcileSlot(s.ds, s.ls, opts);
     keep.push(...r.keep);
     allCancels.push(...r.cancels);
     toPlace.push(...r.toPlace);
     for (const b of r.blocked) deferredPlaces.push({ quote: b.q, reason: "pending" });
     pending.push(...r.pending);
-    occupied.set(key, r.keep.length + r.pending.length);
-    capacity.set(key, r.desiredCount);
+    s.occupied = r.keep.length + r.pending.length;
+    s.capacity = r.desiredCount;
+    if (s.cancelling !== undefined) {
+      // Size already committed in a slot holding cancelling orders: what stays plus what is cancelling
+      // (the deferred cancels join below).
+      let total = s.cancelling;
+      for (const o of r.keep) total += nonNegative(o.remaining);
+      for (const o of r.pending) total += nonNegative(o.remaining);
+      s.committed = total;
+      for (const d of s.ds) s.wanted += d.q.size;
+    }
   }
 
   sortSmall(
@@ -258,17 +292,10 @@ export function reconcile(desired: readonly DesiredQuote[], live: readonly LiveO
   const deferredCancels = allCancels.slice(cancelBudget).map((c) => c.order);
   const cancelReasons: Record<string, CancelReason> = {};
   for (const c of allCancels) cancelReasons[c.order.clientOrderId] = c.reason;
-  for (const o of deferredCancels) occupied.set(slotKey(o), (occupied.get(slotKey(o)) ?? 0) + 1);
-  // Size already committed in slots holding cancelling orders: what stays plus what is cancelling.
-  const committed = new Map<string, Micros>();
-  const wanted = new Map<string, Micros>();
-  for (const [key, size] of cancelling) {
-    let total = size;
-    for (const o of [...keep, ...pending, ...deferredCancels]) if (slotKey(o) === key) total += o.remaining > 0n ? o.remaining : 0n;
-    committed.set(key, total);
-    let want = 0n;
-    for (const d of slots.get(key)?.ds ?? []) want += d.q.size;
-    wanted.set(key, want);
+  for (const o of deferredCancels) {
+    const s = slots.get(slotKey(o))!;
+    s.occupied += 1;
+    if (s.committed !== undefined) s.committed += nonNegative(o.remaining);
   }
 
   sortSmall(toPlace, (a, b) => {
@@ -285,19 +312,17 @@ export function reconcile(desired: readonly DesiredQuote[], live: readonly LiveO
   const placeBudget = Math.max(0, Math.floor(opts.budget.places));
   const places: DesiredQuote[] = [];
   for (const { q } of toPlace) {
-    const key = slotKey(q);
-    const used = occupied.get(key) ?? 0;
-    const sized = committed.get(key);
-    if (used >= (capacity.get(key) ?? 0)) {
+    const s = slots.get(slotKey(q))!;
+    if (s.occupied >= s.capacity) {
       deferredPlaces.push({ quote: q, reason: "slot-full" });
-    } else if (sized !== undefined && sized + q.size > (wanted.get(key) ?? 0n)) {
+    } else if (s.committed !== undefined && s.committed + q.size > s.wanted) {
       deferredPlaces.push({ quote: q, reason: "cancelling" });
     } else if (places.length >= placeBudget) {
       deferredPlaces.push({ quote: q, reason: "budget" });
     } else {
       places.push(q);
-      occupied.set(key, used + 1);
-      if (sized !== undefined) committed.set(key, sized + q.size);
+      s.occupied += 1;
+      if (s.committed !== undefined) s.committed += q.size;
     }
   }
 
