@@ -45,8 +45,21 @@ export class DaemonTimers {
     const { clock, log, config, tuning, registry, markets, runners } = this.p;
     const every = (ms: number, fn: () => void): void => void this.timers.push(clock.setInterval(fn, ms));
     const quiet = (what: string) => (e: unknown) => log.warn({ err: e instanceof Error ? e.message : String(e) }, `${what} failed`);
-    every(config.markets.refreshSec * 1000, () => void markets.refreshSelection().catch(quiet("market selection")));
-    every(tuning.statusRefreshMs, () => void registry.refreshStatus().catch(quiet("market status refresh")));
+    // One at a time: a refresh that outlasts its period (a slow platform, rate-limit waits) is not
+    // started again beside itself, where two selections would assign markets from each other's
+    // half-written state; its tick is skipped and the next tick after it ends runs.
+    const single = (what: string, level: "warn" | "debug", fn: () => Promise<void>): (() => void) => {
+      let running = false;
+      return () => {
+        if (running) return void log[level](`${what} still running: refresh skipped`);
+        running = true;
+        void fn()
+          .catch(quiet(what))
+          .finally(() => (running = false));
+      };
+    };
+    every(config.markets.refreshSec * 1000, single("market selection", "warn", () => markets.refreshSelection()));
+    every(tuning.statusRefreshMs, single("market status refresh", "debug", () => registry.refreshStatus()));
     let refreshes = 0;
     every(config.quoting.refreshMs, () => {
       // Widened while the event loop is behind: only every refreshFactor-th tick refreshes.

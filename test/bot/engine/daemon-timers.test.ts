@@ -17,7 +17,7 @@ import { T0 } from "./fakes.js";
 
 const tuning = { ...DEFAULT_TUNING, riskEvaluateMs: 1_000, statusRefreshMs: 5_000, maintenanceMs: 2_000, fillSyncMs: 30_000, driftCheckMs: 60_000 };
 
-function setup(over: { capacity?: DaemonTimerParts["capacity"]; failSelection?: boolean } = {}) {
+function setup(over: { capacity?: DaemonTimerParts["capacity"]; failSelection?: boolean; slow?: { selection: (() => void)[]; status: (() => void)[] } } = {}) {
   const clock = new VirtualClock(T0);
   const calls: string[] = [];
   const count = (what: string) => calls.filter((c) => c === what).length;
@@ -35,9 +35,10 @@ function setup(over: { capacity?: DaemonTimerParts["capacity"]; failSelection?: 
     log,
     config: { markets: { refreshSec: 30 }, quoting: { refreshMs: 3_000 } } as unknown as Config,
     tuning,
-    registry: { refreshStatus: () => (calls.push("status"), Promise.resolve()) } as unknown as MarketRegistry,
+    registry: { refreshStatus: () => (calls.push("status"), over.slow ? new Promise<void>((r) => over.slow!.status.push(r)) : Promise.resolve()) } as unknown as MarketRegistry,
     markets: {
-      refreshSelection: () => (calls.push("selection"), over.failSelection ? Promise.reject(new Error("exchange_unavailable")) : Promise.resolve()),
+      refreshSelection: () =>
+        (calls.push("selection"), over.failSelection ? Promise.reject(new Error("exchange_unavailable")) : over.slow ? new Promise<void>((r) => over.slow!.selection.push(r)) : Promise.resolve()),
       clearTimers: () => calls.push("timeline:clear"),
     } as unknown as MarketTimeline,
     runners: [runner("w1"), runner("w2")],
@@ -104,6 +105,33 @@ describe("the periodic work", () => {
     const warned = lines.filter((l) => l.msg === "market selection failed");
     expect(warned).toHaveLength(2);
     expect(warned[0]).toMatchObject({ level: "warn", err: "exchange_unavailable" });
+  });
+});
+
+describe("market refreshes that outlast their period", () => {
+  it("a selection or status refresh still running is not started again: the tick is skipped, the next one after it ends runs", async () => {
+    const slow = { selection: [] as (() => void)[], status: [] as (() => void)[] };
+    const { clock, count, lines, timers } = setup({ slow });
+    timers.startPeriodic();
+    // Neither refresh answers for 95 s: three selection ticks (30, 60, 90 s), nineteen status ticks.
+    await clock.advance(95_000);
+    expect(count("selection")).toBe(1);
+    expect(count("status")).toBe(1);
+    expect(lines.filter((l) => l.msg === "market selection still running: refresh skipped")).toHaveLength(2);
+    expect(lines.filter((l) => l.msg === "market status refresh still running: refresh skipped")).toHaveLength(18);
+    // They end: the next ticks run again.
+    for (const done of [...slow.selection.splice(0), ...slow.status.splice(0)]) done();
+    await clock.advance(5_000);
+    expect(count("status")).toBe(2);
+    await clock.advance(20_000);
+    expect(count("selection")).toBe(2);
+  });
+
+  it("a refresh that failed does not block the next one", async () => {
+    const { clock, count, timers } = setup({ failSelection: true });
+    timers.startPeriodic();
+    await clock.advance(90_000);
+    expect(count("selection")).toBe(3);
   });
 });
 
