@@ -71,6 +71,18 @@ const statusSchema = z.looseObject({
           createdAt: z.string(),
         }),
       ),
+      lease: z
+        .looseObject({
+          name: z.string(),
+          state: z.string(),
+          holder: z.string().nullable(),
+          renewedAt: z.string().nullable(),
+          renewAgeSec: z.number().nullable(),
+          since: z.string(),
+          losses: z.number(),
+          error: z.string().nullable(),
+        })
+        .optional(),
     }),
   ),
   markets: z.array(z.looseObject({ symbol: z.string(), status: z.string(), phase: z.string(), wallets: z.array(z.string()), openOrders: z.number() })),
@@ -109,7 +121,7 @@ function tokenOf(file: string | undefined, env: Record<string, string | undefine
   return token === "" ? { error: `no token: give --token-file F or set ${STATUS_TOKEN_ENV} (the daemon's metrics.statusToken)` } : { token };
 }
 
-/** The document as tables: summary, wallets, markets, open orders, positions, halts. */
+/** The document as tables: summary, wallets, leases (shard.lease), markets, open orders, positions, halts. */
 export function statusTables(d: StatusDocument): string {
   const out: string[] = [];
   const t = d.totals;
@@ -125,6 +137,12 @@ export function statusTables(d: StatusDocument): string {
       d.wallets.map((w) => [w.name, w.address, w.state, w.streamSubscribed ? "up" : "down", w.markets.join(" "), w.openOrders, w.unknownOrders, w.pnl.net, w.pnl.realised, w.pnl.unrealised, w.pnl.fees]),
     ),
   );
+  // shard.lease: each wallet's Lease as this replica sees it (absent without it).
+  const leases = d.wallets.flatMap((w) => (w.lease === undefined ? [] : [[w.name, w.lease.state, w.lease.holder ?? "", w.lease.renewAgeSec === null ? "never" : `${w.lease.renewAgeSec} s ago`, w.lease.since, w.lease.losses, w.lease.error ?? "", w.lease.name]]));
+  if (leases.length > 0) {
+    out.push("", "Leases");
+    out.push(table(["wallet", "lease", "holder", "renewed", "since", "losses", "error", "name"], leases));
+  }
   out.push("", "Markets");
   out.push(table(["market", "status", "phase", "wallets", "open orders"], d.markets.map((m) => [m.symbol, m.status, m.phase, m.wallets.join(" "), m.openOrders])));
   const orders = d.wallets.flatMap((w) => w.orders.map((o) => [w.name, o.market, o.outcome, o.side, o.price, o.size, o.filled, o.state, o.orderId ?? "(none yet)", o.clientOrderId]));

@@ -9,11 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDaemon, type Daemon } from "../../src/bot/engine/daemon.js";
-import { statusCommand, statusUrl } from "../../src/cli/status.js";
+import { statusCommand, statusTables, statusUrl } from "../../src/cli/status.js";
 import { parseConfig } from "../../src/config/index.js";
 import { Rng } from "../../src/core/rng.js";
 import { createLogger } from "../../src/log/index.js";
-import type { StatusDocument } from "../../src/metrics/status-route.js";
+import { STATUS_VERSION, type StatusDocument, type StatusWallet } from "../../src/metrics/status-route.js";
 import { API_KEY, platformOpenOrders, run, settle, startSim, walletAddress, walletKey, type SimHarness } from "../integration/harness.js";
 
 const STATUS_TOKEN = "status-token-0123456789abcdef";
@@ -207,6 +207,42 @@ describe("mm status", () => {
     expect(await statusCommand(["--url", base], t.io, { env: { MM_STATUS_TOKEN: STATUS_TOKEN } })).toBe(0);
     expect(t.out()).toContain("NOT READY");
     expect(t.out()).toMatch(/Halts \(1\)[\s\S]*global\s*│\s*all\s*│\s*kill_switch\s*│\s*operator test/);
+  });
+
+  it("shows each wallet's Lease (shard.lease) in a table of its own, and no such table without leases", () => {
+    const pnl = { realised: "0", unrealised: "0", fees: "0", net: "0" };
+    const wallet = (name: string, lease?: StatusWallet["lease"]): StatusWallet => ({
+      name,
+      address: `0x${name.padStart(40, "0")}`,
+      state: "running",
+      streamSubscribed: true,
+      markets: [],
+      openOrders: 0,
+      unknownOrders: 0,
+      pnl,
+      positions: [],
+      orders: [],
+      ...(lease === undefined ? {} : { lease }),
+    });
+    const doc = (wallets: StatusWallet[]): StatusDocument => ({
+      version: STATUS_VERSION,
+      at: "2026-06-01T12:00:00.000Z",
+      instance: "mm-a",
+      running: true,
+      ready: true,
+      wallets,
+      markets: [],
+      totals: { openOrders: 0, unknownOrders: 0, fills: 0, positions: 0, sharesHeld: "0", pnl },
+      halts: [],
+    });
+    const held = { name: "mm-a-0xaa", state: "held", holder: "mm-a-pod-0", renewedAt: "2026-06-01T11:59:48.000Z", renewAgeSec: 12, since: "2026-06-01T11:00:00.000Z", losses: 1, error: null };
+    const waiting = { name: "mm-a-0xbb", state: "waiting", holder: "mm-a-pod-1", renewedAt: null, renewAgeSec: null, since: "2026-06-01T11:00:00.000Z", losses: 0, error: "connect ECONNREFUSED" };
+    const out = statusTables(doc([wallet("alpha", held), wallet("beta", waiting), wallet("gamma")]));
+    const section = out.slice(out.indexOf("Leases"), out.indexOf("Markets"));
+    expect(section).toMatch(/alpha\s.*held\s.*mm-a-pod-0\s.*12 s ago/);
+    expect(section).toMatch(/beta\s.*waiting\s.*mm-a-pod-1\s.*never.*connect ECONNREFUSED/);
+    expect(section).not.toContain("gamma");
+    expect(statusTables(doc([wallet("gamma")]))).not.toContain("Leases");
   });
 
   it("adds /status to the server's root URL once", () => {
