@@ -266,11 +266,13 @@ const SIGNED_WIRE = new WeakMap<BuiltOrder, { signature: Hex; order: Readonly<Wi
 
 /** Kept only for orders buildOrder built (frozen, struct included): any other may change between two calls. */
 function signedWire(built: BuiltOrder, signature: Hex): { order: Readonly<WireSignedOrder>; signatureOk: boolean } {
-  if (!BUILT.has(built)) return { order: toWire({ ...built.struct, signature }), signatureOk: HEX_BYTES_RE.test(signature) };
-  const hit = SIGNED_WIRE.get(built);
+  const ours = BUILT.has(built);
+  const hit = ours ? SIGNED_WIRE.get(built) : undefined;
   if (hit !== undefined && hit.signature === signature) return hit;
-  const entry = { signature, order: Object.freeze(toWire({ ...built.struct, signature })), signatureOk: HEX_BYTES_RE.test(signature) };
-  SIGNED_WIRE.set(built, entry);
+  const order = toWire({ ...built.struct, signature });
+  const entry = { signature, order: ours ? Object.freeze(order) : order, signatureOk: HEX_BYTES_RE.test(signature) };
+  // Only an order buildOrder made is remembered (and frozen): another may be changed after this.
+  if (ours) SIGNED_WIRE.set(built, entry);
   return entry;
 }
 
