@@ -27,11 +27,7 @@
  *   engine knows the markets' state when the window opens. A ts that goes backwards (a real clock
  *   stepped back while recording) is raised to the previous one and counted (`clampedTs`).
  */
-// Only types from the data set modules at load: the reader (and the Parquet libraries under it, about
-// 50 modules) is imported by recordedSource when a recording is read, so a synthetic run (mm sweep's
-// worker threads) does not load it.
-import type { DataEvent, EventCursor, MarketEvent, SegmentOpener, TradeEvent } from "../../data/index.js";
-import { Levels } from "../../data/levels.js";
+import { DataSetReader, Levels, type DataEvent, type EventCursor, type MarketEvent, type SegmentOpener, type TradeEvent } from "../../data/index.js";
 import { BOOK_DEFAULT_DEPTH } from "../../sim/http/routes/markets.js";
 import { engineQuotes } from "../../sim/http/routes/public-quotes.js";
 import { isoOf, marketRowJson, type LifecycleState, type Market, type Scenario } from "../../sim/platform/index.js";
@@ -377,7 +373,6 @@ export async function recordedSource(dir: string, opts: RecordedOptions = {}): P
   }
   if (opts.fromMs !== undefined && opts.toMs !== undefined && opts.toMs < opts.fromMs) throw new RangeError(`toMs (${opts.toMs}) is before fromMs (${opts.fromMs})`);
   if (opts.symbols !== undefined && opts.symbols.some((s) => typeof s !== "string" || s === "")) throw new RangeError("symbols must be non-empty strings");
-  const { DataSetReader } = await import("../../data/reader.js");
   const reader = new DataSetReader(dir, { kinds: MARKET_DATA_KINDS });
   const openers = await reader.openers();
   if (openers.length === 0) throw new Error(`${dir}: no data set here (no seg-NNNNNN files)`);
