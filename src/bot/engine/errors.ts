@@ -1,5 +1,5 @@
 /** Small helpers for turning whatever was thrown into log fields and codes. */
-import { isApiError } from "../../api/index.js";
+import { isApiError } from "../../api/errors.js";
 
 /** The platform (or client) code of an error; `internal_error` when it has none. */
 export function codeOf(e: unknown): string {

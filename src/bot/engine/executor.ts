@@ -35,7 +35,7 @@
  * whose status is stale, places held back) comes back in the execution report.
  */
 import type { PlaceAccepted, PlaceOutcome, PlaceRejected, WalletClient } from "../../api/index.js";
-import { isApiError } from "../../api/index.js";
+import { isApiError } from "../../api/errors.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { RateGate } from "../../ratelimit/index.js";

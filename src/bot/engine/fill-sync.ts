@@ -17,7 +17,7 @@
  * fill: after a sync the ledger equals the platform's trade list of the session.
  */
 import type { WalletClient } from "../../api/index.js";
-import { isApiError } from "../../api/index.js";
+import { isApiError } from "../../api/errors.js";
 import type { Clock } from "../../core/clock.js";
 import type { Logger } from "../../log/index.js";
 import type { OrderRecord } from "../../wire/index.js";

@@ -15,7 +15,7 @@
  *   still_open            listed open by the last walk (nothing refused, the deadline came first)
  *   cancel_refused        a cancel refused for a reason that does not say the order ended (forbidden...)
  */
-import { isApiError } from "../../api/index.js";
+import { isApiError } from "../../api/errors.js";
 import type { Logger } from "../../log/index.js";
 
 export const UNCONFIRMED_REASONS = ["key_refused", "platform_unreachable", "lookup_inconclusive", "cancel_pending", "still_open", "cancel_refused"] as const;

@@ -11,7 +11,7 @@
  * and halted on by auth-watch.ts (once per state change); each retry here logs at debug only.
  */
 import type { PartnerClient, WalletClient } from "../../api/index.js";
-import { isApiError } from "../../api/index.js";
+import { isApiError } from "../../api/errors.js";
 import type { Clock } from "../../core/clock.js";
 import { parseMicros } from "../../core/money.js";
 import type { Rng } from "../../core/rng.js";
