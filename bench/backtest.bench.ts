@@ -12,6 +12,10 @@
  * verify, the daemon signs nothing and pre-signs nothing), and both as x real time (virtual ms
  * per wall ms), with ratio = off / on measured in the same process: the issue's targets are
  * >= 1000x off and >= 2x today's ~165x on. The two runs must give the same fills (checked).
+ *
+ * The work asked of the simulator is printed with it (requests it answered, orders placed and
+ * fills, per virtual hour) and the CPU per request, so a run that got slower because it does more
+ * (a scenario with more flow, a daemon polling more) can be told from slower code.
  */
 import { performance } from "node:perf_hooks";
 import { VirtualClock } from "../src/core/clock.js";
@@ -45,7 +49,8 @@ export async function run(): Promise<void> {
   const base = await flowOnly(durationMs, DEFAULT_STEP_MS, prepared.startMs);
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const report = await runPrepared(prepared);
+  let requests = 0;
+  const report = await runPrepared(prepared, { onFinish: (r) => (requests = r.requests) });
   const wallMs = performance.now() - t0;
   const cpuMs = cpuSince(c0);
   const speed = HOURS / (wallMs / 1000);
@@ -60,7 +65,8 @@ export async function run(): Promise<void> {
   const unsigned = prepareBacktest({ configPath: defaultDemoConfigPath(), durationMs, signatures: "off" });
   const t1 = performance.now();
   const c1 = process.cpuUsage();
-  const off = await runPrepared(unsigned);
+  let offRequests = 0;
+  const off = await runPrepared(unsigned, { onFinish: (r) => (offRequests = r.requests) });
   const offWallMs = performance.now() - t1;
   const offCpuMs = cpuSince(c1);
   const onX = durationMs / wallMs;
@@ -72,6 +78,14 @@ export async function run(): Promise<void> {
   );
   // CPU time of this process (all its threads): what the run costs, whatever else loads the machine.
   console.log(`# by CPU time: on ${(cpuMs / 1000).toFixed(1)} s = ${(durationMs / cpuMs).toFixed(1)}x, off ${(offCpuMs / 1000).toFixed(1)} s = ${(durationMs / offCpuMs).toFixed(1)}x, ratio ${(cpuMs / offCpuMs).toFixed(3)}`);
+  const perHour = (n: number): string => (n / HOURS).toFixed(0);
+  console.log(
+    `# work per virtual h: ${perHour(requests)} requests answered by the simulator, ${perHour(report.totals.orders.placed)} orders placed, ${perHour(report.totals.fills.count)} fills; ` +
+      `CPU per request on ${(cpuMs / requests).toFixed(3)} ms, off ${(offCpuMs / offRequests).toFixed(3)} ms`,
+  );
+  console.log(`BENCH backtest_requests_per_virtual_hour ${perHour(requests)} requests`);
+  console.log(`BENCH backtest_cpu_per_request_signatures_on ${(cpuMs / requests).toFixed(4)} ms`);
+  console.log(`BENCH backtest_cpu_per_request_signatures_off ${(offCpuMs / offRequests).toFixed(4)} ms ratio=${(offCpuMs / offRequests / (cpuMs / requests)).toFixed(3)}`);
   console.log(`BENCH backtest_real_time_multiple_signatures_on ${onX.toFixed(1)} x`);
   console.log(`BENCH backtest_real_time_multiple_signatures_off ${offX.toFixed(1)} x ratio=${(offX / onX).toFixed(3)}`);
 }

@@ -61,8 +61,11 @@ export interface BacktestOptions extends BacktestInputs {
   progressEveryMs?: number;
   /** Wall clock for the `timing` section; default the real clock. */
   wallClock?: Clock;
-  /** Sees the finished run before it is torn down (tests, tools). */
-  onFinish?: (run: { daemon: Daemon; sim: Simulator; clock: VirtualClock }) => void;
+  /**
+   * Sees the finished run before it is torn down (tests, tools); `requests`: the requests the
+   * simulator answered (the work the daemon asked of it, bench/backtest.bench.ts).
+   */
+  onFinish?: (run: { daemon: Daemon; sim: Simulator; clock: VirtualClock; requests: number }) => void;
 }
 
 interface Settled<T> {
@@ -262,7 +265,7 @@ export async function runPrepared(prepared: PreparedBacktest, opts: Omit<Backtes
       startBalances,
     });
     if (replay !== undefined && p.data !== undefined) report.run.data = replayFacts(p.data.dir, replay);
-    opts.onFinish?.({ daemon: d, sim: embedded.sim, clock });
+    opts.onFinish?.({ daemon: d, sim: embedded.sim, clock, requests: embedded.transport.pipeline.requestsStamped });
     return report;
   } finally {
     replay?.stop();

@@ -231,6 +231,9 @@ interface DomainHashState {
   /** 0x19 0x01 || domainSeparator || (struct hash written here per order). */
   digestInput: Uint8Array;
   separator: Hex;
+  /** Digests of the latest orders by their encoded fields (see orderDigestBytes): this generation and the one before. */
+  recent: Map<string, Uint8Array>;
+  older: Map<string, Uint8Array>;
 }
 
 const domainCache = new Map<string, DomainHashState>();
@@ -259,7 +262,7 @@ function domainState(domain: OrderDomain): DomainHashState {
   digestInput[0] = 0x19;
   digestInput[1] = 0x01;
   digestInput.set(separator, 2);
-  const state = { digestInput, separator: bytesToHex(separator) };
+  const state: DomainHashState = { digestInput, separator: bytesToHex(separator), recent: new Map(), older: new Map() };
   // A process sees a handful of domains (one per exchange contract); the cap only guards misuse.
   if (domainCache.size >= DOMAIN_CACHE_MAX) domainCache.clear();
   domainCache.set(key, state);
@@ -278,8 +281,20 @@ const structBuf = new Uint8Array(12 * 32);
 const structView = new DataView(structBuf.buffer);
 structBuf.set(ORDER_TYPEHASH, 0);
 
-/** keccak256(typeHash || 11 encoded fields), as bytes. */
-export function hashOrderStructBytes(s: OrderStruct): Uint8Array {
+/** The 11 encoded fields (after the type hash) as text, one char per byte: the digest memo's key. */
+const structFields = Buffer.from(structBuf.buffer, structBuf.byteOffset + 32, 11 * 32);
+
+/**
+ * Orders digested per memo generation. The digest of an order is remembered for at least this
+ * many later orders (at most twice as many, about 1 MB per domain), so the same order hashed
+ * again soon after costs no keccak: in one process, as in a backtest, the simulator verifies
+ * and records the order the daemon has just built (three digests of the same fields per
+ * placement, two of them answered here).
+ */
+export const DIGEST_MEMO_GENERATION = 1024;
+
+/** Write the 11 fields into the struct buffer (after the type hash), checking each. */
+function encodeOrderStruct(s: OrderStruct): void {
   writeUint256(structView, 32, s.salt, "order.salt");
   writeAddress(structBuf, 64, s.maker, "order.maker");
   writeAddress(structBuf, 96, s.signer, "order.signer");
@@ -291,6 +306,11 @@ export function hashOrderStructBytes(s: OrderStruct): Uint8Array {
   writeSmallUint(structBuf, structView, 288, s.feeRateBps, Number.MAX_SAFE_INTEGER, "order.feeRateBps");
   writeSmallUint(structBuf, structView, 320, s.side, 255, "order.side");
   writeSmallUint(structBuf, structView, 352, s.signatureType, 255, "order.signatureType");
+}
+
+/** keccak256(typeHash || 11 encoded fields), as bytes. */
+export function hashOrderStructBytes(s: OrderStruct): Uint8Array {
+  encodeOrderStruct(s);
   return keccak256(structBuf, "bytes");
 }
 
@@ -298,11 +318,25 @@ export function hashOrderStruct(s: OrderStruct): Hex {
   return bytesToHex(hashOrderStructBytes(s));
 }
 
-/** The EIP-712 digest `keccak256(0x1901 || domainSeparator || structHash)`, as bytes. */
+/**
+ * The EIP-712 digest `keccak256(0x1901 || domainSeparator || structHash)`, as bytes (a fresh
+ * array the caller may keep or change). A pure function of the encoded fields and the domain,
+ * so it is remembered for the latest orders of each domain (DIGEST_MEMO_GENERATION).
+ */
 export function orderDigestBytes(s: OrderStruct, domain: OrderDomain): Uint8Array {
   const state = domainState(domain);
-  state.digestInput.set(hashOrderStructBytes(s), 34);
-  return keccak256(state.digestInput, "bytes");
+  encodeOrderStruct(s);
+  const key = structFields.toString("latin1");
+  const known = state.recent.get(key) ?? state.older.get(key);
+  if (known !== undefined) return known.slice();
+  state.digestInput.set(keccak256(structBuf, "bytes"), 34);
+  const digest = keccak256(state.digestInput, "bytes");
+  if (state.recent.size >= DIGEST_MEMO_GENERATION) {
+    state.older = state.recent;
+    state.recent = new Map();
+  }
+  state.recent.set(key, digest.slice());
+  return digest;
 }
 
 /** The order hash: the EIP-712 digest that is signed, and that `/api/orders/lookup` accepts. */

@@ -28,6 +28,21 @@ export function signDigestBytes(digest: Uint8Array, privateKey: Uint8Array): Hex
   return `${bytesToHex(sig.signature)}${sig.recoveryId === 0 ? "1b" : "1c"}`;
 }
 
+/** Addresses of the public keys recovered lately (a handful of wallets sign every order). */
+const addressOfKey = new Map<string, Address>();
+const ADDRESS_MEMO_MAX = 256;
+
+function addressOf(publicKey: Uint8Array): Address {
+  const hex = bytesToHex(publicKey);
+  let address = addressOfKey.get(hex);
+  if (address === undefined) {
+    address = publicKeyToAddress(hex);
+    if (addressOfKey.size >= ADDRESS_MEMO_MAX) addressOfKey.clear();
+    addressOfKey.set(hex, address);
+  }
+  return address;
+}
+
 /**
  * The EIP-55 address whose key signed `digest`, from a 65-byte `r || s || v` signature with v 27
  * or 28; null when nothing can be recovered (r not an x coordinate on the curve, and so on). The
@@ -39,7 +54,7 @@ export function recoverDigestAddress(digest: Uint8Array, signature: Hex): Addres
   if (bytes.length !== 65 || (v !== 27 && v !== 28)) return null;
   try {
     const pub = ecc.recover(digest, bytes.subarray(0, 64), v === 27 ? 0 : 1, false);
-    return pub === null ? null : publicKeyToAddress(bytesToHex(pub));
+    return pub === null ? null : addressOf(pub);
   } catch {
     return null;
   }

@@ -4,10 +4,12 @@ import { describe, expect, it } from "vitest";
 import {
   EIP712_DOMAIN_TYPES,
   ORDER_TYPES,
+  DIGEST_MEMO_GENERATION,
   SigningError,
   domainSeparator,
   hashOrderStruct,
   orderDigest,
+  orderDigestBytes,
   orderDomain,
   type OrderDomain,
   type OrderStruct,
@@ -63,6 +65,23 @@ describe("EIP-712 order hashing", () => {
       }),
       { numRuns: 100, seed: 1901 },
     );
+  });
+
+  it("an order digested again (the remembered digests) gives viem's digest, as a fresh array each time", () => {
+    const domain = orderDomain(CONTRACTS, BINARY_MARKET);
+    const other = orderDomain(CONTRACTS, NEG_RISK_MARKET);
+    const orders = fc.sample(arbOrderStruct, { numRuns: 2 * DIGEST_MEMO_GENERATION + 50, seed: 12 });
+    const first = orders[0]!;
+    const a = orderDigestBytes(first, domain);
+    a.fill(0); // the caller's copy: changing it changes nothing remembered
+    expect(orderDigest(first, domain)).toBe(viemDigest(first, domain));
+    // The same fields under another domain are another digest.
+    expect(orderDigest(first, other)).toBe(viemDigest(first, other));
+    expect(orderDigest(first, other)).not.toBe(orderDigest(first, domain));
+    // Past two generations the first order is forgotten and hashed again: still the same digest.
+    for (const o of orders) expect(orderDigest(o, domain)).toBe(viemDigest(o, domain));
+    expect(orderDigest(first, domain)).toBe(viemDigest(first, domain));
+    for (const o of orders.slice(-20)) expect(orderDigest(o, domain)).toBe(viemDigest(o, domain));
   });
 
   it("every field changes the digest", () => {

@@ -7,10 +7,9 @@ import { formatMicros, type Micros } from "../../core/money.js";
 import { errorEnvelope, type ErrorEnvelope } from "../../wire/errors.js";
 import type { Role, TradeRecord } from "../engine/index.js";
 import type { PlatformFailure } from "../platform/errors.js";
+import { isoOf } from "../platform/time.js";
 
-export function isoOf(ms: number): string {
-  return new Date(ms).toISOString();
-}
+export { isoOf };
 
 export interface TradeJson {
   id: string;

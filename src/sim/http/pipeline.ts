@@ -24,7 +24,7 @@
  *      matching Retry-After header (7.1: the body mirrors the header). A 429 `rate_limited`
  *      body never carries the wait (7.1 rule 5): it is only in Retry-After.
  */
-import { createHash } from "node:crypto";
+import { hash as oneShotHash } from "node:crypto";
 import type { Logger } from "../../log/index.js";
 import { createLogger } from "../../log/index.js";
 import { decisionHeaders, FixedWindowLimiter, parseIp, rateTableWith, type RateTable } from "../../ratelimit/index.js";
@@ -84,6 +84,7 @@ export const JSON_CONTENT_TYPE = "application/json";
 
 /** Set by the pipeline on every response; a handler's value for one of these is replaced. */
 const COMMON = [HEADER.apiVersion, HEADER.serverTime, HEADER.requestId, HEADER.traceId, HEADER.contentType] as const;
+const COMMON_LOWER: readonly string[] = COMMON.map((name) => name.toLowerCase());
 
 export const CONTROL_PREFIX = "/sim/";
 
@@ -216,6 +217,10 @@ export class Pipeline {
   private readonly rateLimits: boolean;
   private readonly trustForwardedFor: boolean;
   private counter = 0;
+  /** The id seed as 8 hex digits (request ids). */
+  private readonly seedHex: string;
+  /** The last caller address worked out, by its inputs (one caller in a backtest: parsed once). */
+  private lastCaller: { forwardedFor: string | undefined; remote: string | undefined; ip: string } | undefined;
 
   constructor(opts: PipelineOptions) {
     this.sim = opts.sim;
@@ -224,6 +229,7 @@ export class Pipeline {
     this.idSeed = (opts.idSeed ?? opts.sim.rng.seed) >>> 0;
     this.rateLimits = opts.rateLimits ?? true;
     this.trustForwardedFor = opts.trustForwardedFor ?? true;
+    this.seedHex = this.idSeed.toString(16).padStart(8, "0");
     this.limiter = new FixedWindowLimiter(opts.sim.clock);
     this.rateTable = rateTableWith(opts.sim.platform.scenario.platform.rateLimits);
   }
@@ -250,11 +256,25 @@ export class Pipeline {
     return this.render(this.stamp(), { status: f.status, body: failureEnvelope(f) });
   }
 
+  /** Requests stamped so far (every request handled, and every answer made outside a route). */
+  get requestsStamped(): number {
+    return this.counter;
+  }
+
   private stamp(): Stamp {
     const n = ++this.counter;
-    const seedHex = this.idSeed.toString(16).padStart(8, "0");
-    const traceId = createHash("sha256").update(`trace:${this.idSeed}:${n}`).digest("hex").slice(0, 32);
-    return { requestId: `req-${seedHex}-${n.toString(16).padStart(8, "0")}`, traceId, receivedAtMs: this.sim.clock.now() };
+    // One-shot hash: the same digest as createHash(...).update(...).digest("hex"), without the Hash object.
+    const traceId = oneShotHash("sha256", `trace:${this.idSeed}:${n}`, "hex").slice(0, 32);
+    return { requestId: `req-${this.seedHex}-${n.toString(16).padStart(8, "0")}`, traceId, receivedAtMs: this.sim.clock.now() };
+  }
+
+  /** callerAddress, remembered for the last inputs (a pure function of them). */
+  private caller(forwardedFor: string | undefined, remote: string | undefined): string {
+    const last = this.lastCaller;
+    if (last !== undefined && last.forwardedFor === forwardedFor && last.remote === remote) return last.ip;
+    const ip = callerAddress(forwardedFor, remote, this.trustForwardedFor);
+    this.lastCaller = { forwardedFor, remote, ip };
+    return ip;
   }
 
   private async run(raw: RawRequest, stamp: Stamp): Promise<RawResponse> {
@@ -263,7 +283,8 @@ export class Pipeline {
     const url = hash >= 0 ? raw.url.slice(0, hash) : raw.url;
     const q = url.indexOf("?");
     const rawPath = q >= 0 ? url.slice(0, q) : url;
-    const path = "/" + rawPath.split("/").filter((s) => s.length > 0).join("/");
+    // Empty segments dropped ("//a/b/" is "/a/b"); a path with none is kept as it is.
+    const path = rawPath.length > 1 && rawPath.charCodeAt(0) === 47 && !rawPath.endsWith("/") && !rawPath.includes("//") ? rawPath : "/" + rawPath.split("/").filter((s) => s.length > 0).join("/");
     const query = new URLSearchParams(q >= 0 ? url.slice(q + 1) : "");
 
     const found = this.router.match(method, path);
@@ -288,7 +309,7 @@ export class Pipeline {
     const route = found.route;
 
     const headers = lowerHeaders(raw.headers);
-    const ip = callerAddress(headers["x-forwarded-for"], raw.remoteAddress, this.trustForwardedFor);
+    const ip = this.caller(headers["x-forwarded-for"], raw.remoteAddress);
 
     // The /sim control routes are never faulted: a `*` rule must not lock out DELETE /sim/faults.
     const fault = path.startsWith(CONTROL_PREFIX) ? undefined : this.sim.platform.faults.decide(`${method} ${path}`, stamp.receivedAtMs);
@@ -427,7 +448,7 @@ export class Pipeline {
     }
 
     const headers: Record<string, string> = {};
-    for (const name of Object.values(COMMON)) extra.delete(name.toLowerCase());
+    for (const name of COMMON_LOWER) extra.delete(name);
     for (const [, [k, v]] of extra) headers[k] = v;
     headers[HEADER.apiVersion] = this.sim.platform.settings.apiVersion;
     headers[HEADER.serverTime] = String(stamp.receivedAtMs);

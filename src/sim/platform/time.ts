@@ -56,8 +56,17 @@ export function resolveTimeSpec(spec: TimeSpec, startMs: number): number {
   return spec.kind === "relative" ? startMs + spec.offsetMs : spec.atMs;
 }
 
+/** The last time written (the simulator writes the same instant many times: every row of an answer, every answer of a tick). */
+let lastIsoMs = Number.NaN;
+let lastIso = "";
+
+/** ISO-8601 UTC with milliseconds; throws RangeError for a time no Date can hold, as Date does. */
 export function isoOf(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms === lastIsoMs) return lastIso;
+  const text = new Date(ms).toISOString();
+  lastIsoMs = ms;
+  lastIso = text;
+  return text;
 }
 
 export function isoOrNull(ms: number | null | undefined): string | null {
