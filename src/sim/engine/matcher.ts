@@ -132,7 +132,7 @@ export class Matcher implements OrderNames {
     const st = this.st;
     if (st.filled(s) !== 0n) this.ledger.trimLocks(s, a, m);
     book.append(s, side);
-    this.orders.add(s);
+    this.orders.addHashed(s, st.idHash(s));
     st.setWPrev(s, NIL);
     st.setWNext(s, a.ordHead);
     if (a.ordHead !== NIL) st.setWPrev(a.ordHead, s);
@@ -147,7 +147,7 @@ export class Matcher implements OrderNames {
     const st = this.st;
     if (st.isResting(s)) {
       m.bookOf(st.outcome(s)).remove(s, st.bookSide(s));
-      this.orders.delete(st.ids[s]!, s);
+      this.orders.deleteHashed(st.idHash(s), s);
       const p = st.wPrev(s);
       const n = st.wNext(s);
       if (p === NIL) a.ordHead = n;

@@ -28,6 +28,16 @@ export const F_MARKET = 16;
 export const F_RESTING = 32;
 export const TIF_SHIFT = 6;
 export const TIFS: readonly TimeInForce[] = ["GTC", "GTD", "IOC", "FOK"];
+/** TIFS.indexOf(tif) without the array search (placement's hot path); -1 for anything else, as indexOf. */
+export function tifCode(tif: TimeInForce): number {
+  switch (tif) {
+    case "GTC": return 0;
+    case "GTD": return 1;
+    case "IOC": return 2;
+    case "FOK": return 3;
+    default: return -1;
+  }
+}
 const TIF_GTD = 1;
 /**
  * Is an order with these flags GTD (the only kind with a non-zero expiration)? Read from the int
@@ -49,8 +59,13 @@ export const END_REASONS: readonly (EndReason | undefined)[] = [
   undefined, "filled", "user_cancel", "ioc_remainder", "fok_unfillable", "self_trade", "expired",
   "market_resolved", "market_voided", "market_halted",
 ];
+const END_REASON_CODE: Readonly<Record<EndReason, number>> = {
+  filled: 1, user_cancel: 2, ioc_remainder: 3, fok_unfillable: 4, self_trade: 5, expired: 6,
+  market_resolved: 7, market_voided: 8, market_halted: 9,
+};
+/** END_REASONS.indexOf(r), as a lookup: every ending order takes it. */
 export function endReasonCode(r: EndReason): number {
-  return END_REASONS.indexOf(r);
+  return END_REASON_CODE[r];
 }
 
 // Int32 record (16 ints = 64 bytes per order).
@@ -67,6 +82,7 @@ const I_PREV = 9;
 const I_NEXT = 10;
 const I_WPREV = 11;
 const I_WNEXT = 12;
+const I_HASH = 13;
 const I_SHIFT = 4;
 // BigInt64 record (8 amounts = 64 bytes per order).
 const B_QTY = 0;
@@ -174,6 +190,9 @@ export class OrderStore {
   setWPrev(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_WPREV] = v; }
   wNext(s: number): number { return this.i32[(s << I_SHIFT) + I_WNEXT]!; }
   setWNext(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_WNEXT] = v; }
+  /** hashId of ids[s], computed once at placement so the id index never hashes the id again for it. */
+  idHash(s: number): number { return this.i32[(s << I_SHIFT) + I_HASH]!; }
+  setIdHash(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_HASH] = v; }
 
   quantity(s: number): bigint { return this.big[(s << B_SHIFT) + B_QTY]!; }
   setQuantity(s: number, v: bigint): void { this.big[(s << B_SHIFT) + B_QTY] = v; }
