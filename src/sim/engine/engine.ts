@@ -126,13 +126,9 @@ export class MatchingEngine extends Matcher {
 
   /** Live orders of a wallet (newest first), optionally of one market. */
   openOrders(wallet: string, marketId?: string): OrderInfo[] {
-    const out: OrderInfo[] = [];
     const a = this.ledger.find(wallet);
     const mi = marketId === undefined ? -1 : this.market(marketId).index;
-    for (let s = a?.ordHead ?? NIL; s !== NIL; s = this.st.wNext(s)) {
-      if (mi < 0 || this.st.market(s) === mi) out.push(this.info(s));
-    }
-    return out;
+    return a === undefined ? [] : a.restingSlots(this.st, mi).map((s) => this.info(s));
   }
 
   book(marketId: string, outcome: number, depth = 50): BookSnapshot {
@@ -284,9 +280,7 @@ export class MatchingEngine extends Matcher {
   cancelAll(wallet: string, marketId?: string): OrderInfo[] {
     const a = this.ledger.find(wallet);
     const mi = marketId === undefined ? -1 : this.market(marketId).index;
-    const picked: number[] = [];
-    for (let s = a?.ordHead ?? NIL; s !== NIL; s = this.st.wNext(s)) if (mi < 0 || this.st.market(s) === mi) picked.push(s);
-    return this.endMany(picked, S_CANCELLED, "user_cancel");
+    return this.endMany(a === undefined ? [] : a.restingSlots(this.st, mi), S_CANCELLED, "user_cancel");
   }
 
   /** Cancel every live order of a market (halts, resolution); returns their final snapshots. */

@@ -7,9 +7,10 @@
  * BigInt64Arrays, where V8 keeps bigint arithmetic in unboxed int64 and a write allocates nothing;
  * the amount bounds in ticks.ts keep every stored value far inside int64.
  *
- * Each order sits in two intrusive doubly linked lists, its price level's FIFO (prev/next) and its
- * wallet's live orders (wPrev/wNext), so a cancel is one id lookup plus O(1) unlinking. Slots are
- * recycled through a free list; `gen` changes on every reuse so stale references can be detected.
+ * Each resting order sits in its price level's FIFO, an intrusive doubly linked list (prev/next), so
+ * a cancel is one id lookup plus O(1) unlinking; its wallet lists it in an append-only array of
+ * (slot, gen) entries that go stale when it ends (account.ts). Slots are recycled through a free
+ * list; `gen` changes on every reuse so stale references can be detected.
  */
 import type { EndReason, OrderInfo, OrderStatus, TimeInForce } from "./types.js";
 
@@ -80,9 +81,7 @@ const I_REASON = 7;
 const I_GEN = 8;
 const I_PREV = 9;
 const I_NEXT = 10;
-const I_WPREV = 11;
-const I_WNEXT = 12;
-const I_HASH = 13;
+const I_HASH = 11;
 const I_SHIFT = 4;
 // BigInt64 record (8 amounts = 64 bytes per order).
 const B_QTY = 0;
@@ -145,8 +144,6 @@ export class OrderStore {
     const i = s << I_SHIFT;
     this.i32[i + I_PREV] = NIL;
     this.i32[i + I_NEXT] = NIL;
-    this.i32[i + I_WPREV] = NIL;
-    this.i32[i + I_WNEXT] = NIL;
     this.i32[i + I_REASON] = 0;
     this.i32[i + I_STATUS] = S_OPEN;
     this.live++;
@@ -186,10 +183,6 @@ export class OrderStore {
   setPrev(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_PREV] = v; }
   next(s: number): number { return this.i32[(s << I_SHIFT) + I_NEXT]!; }
   setNext(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_NEXT] = v; }
-  wPrev(s: number): number { return this.i32[(s << I_SHIFT) + I_WPREV]!; }
-  setWPrev(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_WPREV] = v; }
-  wNext(s: number): number { return this.i32[(s << I_SHIFT) + I_WNEXT]!; }
-  setWNext(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_WNEXT] = v; }
   /** hashId of ids[s], computed once at placement so the id index never hashes the id again for it. */
   idHash(s: number): number { return this.i32[(s << I_SHIFT) + I_HASH]!; }
   setIdHash(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_HASH] = v; }
