@@ -210,8 +210,7 @@ export class MatchingEngine extends Matcher {
     st.setAccount(s, a.index);
     st.setMarket(s, m.index);
     st.setOutcome(s, outcome);
-    st.setTick(s, tick);
-    st.setBookTick(s, bookTick);
+    st.setTicks(s, tick, bookTick);
     st.setFlags(s, (req.side === "SELL" ? F_SELL : 0) | (bookSide === ASK ? F_ASK : 0) | (complement ? F_COMPLEMENT : 0)
       | (postOnly ? F_POST_ONLY : 0) | (type === "market" ? F_MARKET : 0) | (tifCode(tif) << TIF_SHIFT));
     st.setExpiration(s, expiration);
