@@ -26,9 +26,10 @@ import { Ledger, type LedgerOptions } from "./ledger.js";
 import { MarketState } from "./market.js";
 import { ExpiryHeap } from "./expiry.js";
 import { Matcher } from "./matcher.js";
+import { hashId } from "./id-index.js";
 import {
   ASK, BID, F_ASK, F_COMPLEMENT, F_MARKET, F_POST_ONLY, F_SELL, NIL, OrderStore, S_CANCELLED, S_EXPIRED,
-  S_FILLED, STATUS_NAMES, TIF_SHIFT, TIFS, type BookSide,
+  S_FILLED, STATUS_NAMES, TIF_SHIFT, tifCode, type BookSide,
 } from "./order.js";
 import { MAX_ORDER_QTY, TICK_ONE, tickOf } from "./ticks.js";
 import { bookSnapshot } from "./snapshot.js";
@@ -125,13 +126,9 @@ export class MatchingEngine extends Matcher {
 
   /** Live orders of a wallet (newest first), optionally of one market. */
   openOrders(wallet: string, marketId?: string): OrderInfo[] {
-    const out: OrderInfo[] = [];
     const a = this.ledger.find(wallet);
     const mi = marketId === undefined ? -1 : this.market(marketId).index;
-    for (let s = a?.ordHead ?? NIL; s !== NIL; s = this.st.wNext(s)) {
-      if (mi < 0 || this.st.market(s) === mi) out.push(this.info(s));
-    }
-    return out;
+    return a === undefined ? [] : a.restingSlots(this.st, mi).map((s) => this.info(s));
   }
 
   book(marketId: string, outcome: number, depth = 50): BookSnapshot {
@@ -192,7 +189,12 @@ export class MatchingEngine extends Matcher {
       if (expiration * 1000 <= now) return this.reject(req, id, "expired", "expiration is in the past");
     }
     if (m.postOnlyOnly && !postOnly) return this.reject(req, id, "market_not_open", `market ${m.id} accepts post-only orders only`);
-    if (req.orderId !== undefined && this.orders.has(id)) return this.reject(req, id, "duplicate_order_id", `order ${id} is live`);
+    // The id's hash is computed once here and kept with the order for the index's add and delete.
+    let idHash = 0;
+    if (req.orderId !== undefined) {
+      idHash = hashId(id);
+      if (this.orders.getHashed(id, idHash) >= 0) return this.reject(req, id, "duplicate_order_id", `order ${id} is live`);
+    }
     const a = this.ledger.find(req.wallet);
     if (a === undefined) return this.reject(req, id, "insufficient_funds", "wallet has no balance");
     const complement = m.binary && outcome === 1;
@@ -208,10 +210,9 @@ export class MatchingEngine extends Matcher {
     st.setAccount(s, a.index);
     st.setMarket(s, m.index);
     st.setOutcome(s, outcome);
-    st.setTick(s, tick);
-    st.setBookTick(s, bookTick);
+    st.setTicks(s, tick, bookTick);
     st.setFlags(s, (req.side === "SELL" ? F_SELL : 0) | (bookSide === ASK ? F_ASK : 0) | (complement ? F_COMPLEMENT : 0)
-      | (postOnly ? F_POST_ONLY : 0) | (type === "market" ? F_MARKET : 0) | (TIFS.indexOf(tif) << TIF_SHIFT));
+      | (postOnly ? F_POST_ONLY : 0) | (type === "market" ? F_MARKET : 0) | (tifCode(tif) << TIF_SHIFT));
     st.setExpiration(s, expiration);
     st.setCreatedAt(s, now);
     st.setUpdatedAt(s, now);
@@ -240,6 +241,7 @@ export class MatchingEngine extends Matcher {
     else if (end !== undefined || fok || tif === "IOC") this.endOrder(s, a, m, S_CANCELLED, end ?? "ioc_remainder", now);
     else {
       ended = false;
+      st.setIdHash(s, req.orderId !== undefined ? idHash : hashId(id));
       this.rest(s, a, m, book, bookSide);
       if (expiration !== 0) this.expiry.push(s, st.gen(s), expiration);
     }
@@ -277,9 +279,7 @@ export class MatchingEngine extends Matcher {
   cancelAll(wallet: string, marketId?: string): OrderInfo[] {
     const a = this.ledger.find(wallet);
     const mi = marketId === undefined ? -1 : this.market(marketId).index;
-    const picked: number[] = [];
-    for (let s = a?.ordHead ?? NIL; s !== NIL; s = this.st.wNext(s)) if (mi < 0 || this.st.market(s) === mi) picked.push(s);
-    return this.endMany(picked, S_CANCELLED, "user_cancel");
+    return this.endMany(a === undefined ? [] : a.restingSlots(this.st, mi), S_CANCELLED, "user_cancel");
   }
 
   /** Cancel every live order of a market (halts, resolution); returns their final snapshots. */

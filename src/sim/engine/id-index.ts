@@ -49,7 +49,11 @@ export class IdIndex {
 
   /** Slot of a live id, or -1. */
   get(id: string): number {
-    const h = hashId(id);
+    return this.getHashed(id, hashId(id));
+  }
+
+  /** get(id) with its hashId(id) already known. */
+  getHashed(id: string, h: number): number {
     const t = this.t;
     const mask = this.mask;
     for (let i = h & mask; ; i = (i + 1) & mask) {
@@ -65,14 +69,23 @@ export class IdIndex {
 
   /** Index slot `s` under its id (ids[s]), which must not be present. */
   add(s: number): void {
+    this.addHashed(s, hashId(this.ids[s]!));
+  }
+
+  /** add(s) with the hash of ids[s] already known (the engine keeps it with the order). */
+  addHashed(s: number, h: number): void {
     if ((this.size + 1) * 2 > this.mask + 1) this.resize((this.mask + 1) * 2);
-    this.insert(hashId(this.ids[s]!), s + 1);
+    this.insert(h, s + 1);
     this.size++;
   }
 
   /** Remove `id` (whose slot is `s`); false when it is not indexed under that slot. */
   delete(id: string, s: number): boolean {
-    const h = hashId(id);
+    return this.deleteHashed(hashId(id), s);
+  }
+
+  /** delete(id, s) with hashId(id) already known. */
+  deleteHashed(h: number, s: number): boolean {
     const t = this.t;
     const mask = this.mask;
     let i = h & mask;

@@ -65,11 +65,11 @@ export function checkInvariants(engine: MatchingEngine): string[] {
     if (total < 0n || locked < 0n || locked > total) out.push(`${a.key}: cash ${total} locked ${locked}`);
     let orderLocks = 0n;
     let n = 0;
-    let prev = NIL;
-    for (let s = a.ordHead; s !== NIL; s = st.wNext(s)) {
+    const listed = new Set<number>();
+    for (const s of a.restingSlots(st)) {
       n++;
-      if (st.wPrev(s) !== prev) out.push(`${a.key}: broken wallet list at ${st.ids[s]}`);
-      prev = s;
+      if (listed.has(s)) out.push(`${a.key}: order ${st.ids[s]} listed twice`);
+      listed.add(s);
       if (!seen.has(s)) out.push(`${a.key}: listed order ${st.ids[s]} is not on a book`);
       if (st.account(s) !== a.index) out.push(`${a.key}: order ${st.ids[s]} listed under the wrong wallet`);
       if (!st.isSell(s)) {

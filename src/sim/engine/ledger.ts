@@ -16,7 +16,7 @@ import { Account } from "./account.js";
 import type { MarketState } from "./market.js";
 import { F_SELL, NIL, type OrderStore } from "./order.js";
 import { MAX_TOTAL_DEPOSITS, TICK_BIG } from "./ticks.js";
-import { BALANCE_KINDS, BalanceLog, TradeLog } from "./logs.js";
+import { BALANCE_KIND_CODE, BalanceLog, TradeLog } from "./logs.js";
 import type { BalanceEvent, BalanceEventKind, PayoutRow, TradeRecord } from "./types.js";
 
 export class LedgerError extends Error {
@@ -413,6 +413,6 @@ export class Ledger {
   /** Append a balance event (when recording is on); `market` and `tradeRow` are NIL when not applicable. */
   event(a: Account, kind: BalanceEventKind, amount: Micros, market: number, tradeRow: number): void {
     if (!this.recordEvents) return;
-    this.balanceLog.append(a.index, BALANCE_KINDS.indexOf(kind), amount, this.cash[a.index]!, market, tradeRow, this.now());
+    this.balanceLog.append(a.index, BALANCE_KIND_CODE[kind], amount, this.cash[a.index]!, market, tradeRow, this.now());
   }
 }

@@ -12,6 +12,10 @@ import type { BalanceEvent, BalanceEventKind, FillKind, TradeRecord } from "./ty
 
 const KINDS: readonly FillKind[] = ["transfer", "mint", "merge"];
 export const BALANCE_KINDS: readonly BalanceEventKind[] = ["deposit", "withdraw", "trade", "fee", "payout", "split", "merge"];
+/** BALANCE_KINDS.indexOf as a lookup (every fill writes two or three events). */
+export const BALANCE_KIND_CODE: Readonly<Record<BalanceEventKind, number>> = {
+  deposit: 0, withdraw: 1, trade: 2, fee: 3, payout: 4, split: 5, merge: 6,
+};
 
 function growB(a: BigInt64Array, cap: number): BigInt64Array<ArrayBuffer> {
   const b = new BigInt64Array(cap);

@@ -132,11 +132,8 @@ export class Matcher implements OrderNames {
     const st = this.st;
     if (st.filled(s) !== 0n) this.ledger.trimLocks(s, a, m);
     book.append(s, side);
-    this.orders.add(s);
-    st.setWPrev(s, NIL);
-    st.setWNext(s, a.ordHead);
-    if (a.ordHead !== NIL) st.setWPrev(a.ordHead, s);
-    a.ordHead = s;
+    this.orders.addHashed(s, st.idHash(s));
+    a.pushOrder(st, s, st.gen(s));
     a.openOrders++;
     if (isGtd(st.flags(s))) this.liveGtd++;
     if (this.sink !== undefined) this.sink({ type: "rested", order: this.info(s) });
@@ -147,12 +144,8 @@ export class Matcher implements OrderNames {
     const st = this.st;
     if (st.isResting(s)) {
       m.bookOf(st.outcome(s)).remove(s, st.bookSide(s));
-      this.orders.delete(st.ids[s]!, s);
-      const p = st.wPrev(s);
-      const n = st.wNext(s);
-      if (p === NIL) a.ordHead = n;
-      else st.setWNext(p, n);
-      if (n !== NIL) st.setWPrev(n, p);
+      this.orders.deleteHashed(st.idHash(s), s);
+      // Its entry in the wallet's order array goes stale here (the slot is no longer resting).
       a.openOrders--;
       if (isGtd(st.flags(s))) this.liveGtd--;
     }

@@ -7,9 +7,10 @@
  * BigInt64Arrays, where V8 keeps bigint arithmetic in unboxed int64 and a write allocates nothing;
  * the amount bounds in ticks.ts keep every stored value far inside int64.
  *
- * Each order sits in two intrusive doubly linked lists, its price level's FIFO (prev/next) and its
- * wallet's live orders (wPrev/wNext), so a cancel is one id lookup plus O(1) unlinking. Slots are
- * recycled through a free list; `gen` changes on every reuse so stale references can be detected.
+ * Each resting order sits in its price level's FIFO, an intrusive doubly linked list (prev/next), so
+ * a cancel is one id lookup plus O(1) unlinking; its wallet lists it in an append-only array of
+ * (slot, gen) entries that go stale when it ends (account.ts). Slots are recycled through a free
+ * list; `gen` changes on every reuse so stale references can be detected.
  */
 import type { EndReason, OrderInfo, OrderStatus, TimeInForce } from "./types.js";
 
@@ -28,6 +29,16 @@ export const F_MARKET = 16;
 export const F_RESTING = 32;
 export const TIF_SHIFT = 6;
 export const TIFS: readonly TimeInForce[] = ["GTC", "GTD", "IOC", "FOK"];
+/** TIFS.indexOf(tif) without the array search (placement's hot path); -1 for anything else, as indexOf. */
+export function tifCode(tif: TimeInForce): number {
+  switch (tif) {
+    case "GTC": return 0;
+    case "GTD": return 1;
+    case "IOC": return 2;
+    case "FOK": return 3;
+    default: return -1;
+  }
+}
 const TIF_GTD = 1;
 /**
  * Is an order with these flags GTD (the only kind with a non-zero expiration)? Read from the int
@@ -49,26 +60,24 @@ export const END_REASONS: readonly (EndReason | undefined)[] = [
   undefined, "filled", "user_cancel", "ioc_remainder", "fok_unfillable", "self_trade", "expired",
   "market_resolved", "market_voided", "market_halted",
 ];
+const END_REASON_CODE: Readonly<Record<EndReason, number>> = {
+  filled: 1, user_cancel: 2, ioc_remainder: 3, fok_unfillable: 4, self_trade: 5, expired: 6,
+  market_resolved: 7, market_voided: 8, market_halted: 9,
+};
+/** END_REASONS.indexOf(r), as a lookup: every ending order takes it. */
 export function endReasonCode(r: EndReason): number {
-  return END_REASONS.indexOf(r);
+  return END_REASON_CODE[r];
 }
 
-// Int32 record (16 ints = 64 bytes per order).
-const I_ACCOUNT = 0;
-const I_MARKET = 1;
-const I_OUTCOME = 2;
-const I_TICK = 3;
-const I_BOOK_TICK = 4;
-const I_FLAGS = 5;
-const I_STATUS = 6;
-const I_REASON = 7;
-const I_GEN = 8;
-const I_PREV = 9;
-const I_NEXT = 10;
-const I_WPREV = 11;
-const I_WNEXT = 12;
-const I_SHIFT = 4;
-// BigInt64 record (8 amounts = 64 bytes per order).
+/*
+ * One 128-byte record per order in a single buffer, seen through three views: words 0-7 the amounts
+ * (BigInt64), words 8-10 the times (Float64), and the last 40 bytes ten int32 fields, two of them
+ * packed (own tick | book tick << 16, both <= 1000; status | end reason << 4). A cancel deep in a
+ * book then touches one record's two or three adjacent cache lines instead of lines in three arrays.
+ */
+const REC_BYTES = 128;
+// BigInt64 / Float64 word of the record (record base: s << 4).
+const W_SHIFT = 4;
 const B_QTY = 0;
 const B_REM = 1;
 const B_FILLED = 2;
@@ -77,17 +86,27 @@ const B_CASH_ACC = 4;
 const B_CASH_DONE = 5;
 const B_LOCK_CASH = 6;
 const B_LOCK_FEE = 7;
-const B_SHIFT = 3;
-// Float64 record (4 doubles per order).
-const D_EXPIRATION = 0;
-const D_CREATED = 1;
-const D_UPDATED = 2;
-const D_SHIFT = 2;
+const D_EXPIRATION = 8;
+const D_CREATED = 9;
+const D_UPDATED = 10;
+// Int32 field of the record (record base: s << 5).
+const I_SHIFT = 5;
+const I_ACCOUNT = 22;
+const I_MARKET = 23;
+const I_OUTCOME = 24;
+/** tick | bookTick << 16. */
+const I_TICKS = 25;
+const I_FLAGS = 26;
+/** status | endReason << 4. */
+const I_STATE = 27;
+const I_GEN = 28;
+const I_PREV = 29;
+const I_NEXT = 30;
+const I_HASH = 31;
 
 /**
- * Orders as fixed-size records interleaved in three typed arrays (ints, amounts, times): one
- * order's fields share a cache line or two, so a cancel deep inside a 500-order level touches a
- * handful of lines. Accessors are small enough for the JIT to inline.
+ * Orders as fixed-size records (see above) recycled through a free list. Accessors are small enough
+ * for the JIT to inline.
  */
 export class OrderStore {
   cap: number;
@@ -102,9 +121,10 @@ export class OrderStore {
   constructor(cap = 1024) {
     this.cap = cap;
     this.ids = new Array<string | undefined>(cap);
-    this.i32 = new Int32Array(cap << I_SHIFT);
-    this.big = new BigInt64Array(cap << B_SHIFT);
-    this.f64 = new Float64Array(cap << D_SHIFT);
+    const buf = new ArrayBuffer(cap * REC_BYTES);
+    this.i32 = new Int32Array(buf);
+    this.big = new BigInt64Array(buf);
+    this.f64 = new Float64Array(buf);
   }
 
   /** A fresh slot: amounts zeroed, links cleared, status OPEN; its generation is kept. */
@@ -117,7 +137,7 @@ export class OrderStore {
     }
     // Eight stores rather than big.fill(0n, b, b + 8): the builtin costs about 100 ns a call here.
     const big = this.big;
-    const b = s << B_SHIFT;
+    const b = s << W_SHIFT;
     big[b] = 0n;
     big[b + 1] = 0n;
     big[b + 2] = 0n;
@@ -129,17 +149,14 @@ export class OrderStore {
     const i = s << I_SHIFT;
     this.i32[i + I_PREV] = NIL;
     this.i32[i + I_NEXT] = NIL;
-    this.i32[i + I_WPREV] = NIL;
-    this.i32[i + I_WNEXT] = NIL;
-    this.i32[i + I_REASON] = 0;
-    this.i32[i + I_STATUS] = S_OPEN;
+    this.i32[i + I_STATE] = S_OPEN;
     this.live++;
     return s;
   }
 
   release(s: number): void {
     const i = s << I_SHIFT;
-    this.i32[i + I_STATUS] = S_FREE;
+    this.i32[i + I_STATE] = (this.i32[i + I_STATE]! & ~15) | S_FREE;
     this.i32[i + I_GEN] = (this.i32[i + I_GEN]! + 1) | 0;
     this.ids[s] = undefined;
     this.free.push(s);
@@ -153,59 +170,64 @@ export class OrderStore {
   outcome(s: number): number { return this.i32[(s << I_SHIFT) + I_OUTCOME]!; }
   setOutcome(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_OUTCOME] = v; }
   /** Own-token limit tick. */
-  tick(s: number): number { return this.i32[(s << I_SHIFT) + I_TICK]!; }
-  setTick(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_TICK] = v; }
+  tick(s: number): number { return this.i32[(s << I_SHIFT) + I_TICKS]! & 0xffff; }
   /** Tick on the book (YES-denominated for a binary NO order). */
-  bookTick(s: number): number { return this.i32[(s << I_SHIFT) + I_BOOK_TICK]!; }
-  setBookTick(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_BOOK_TICK] = v; }
+  bookTick(s: number): number { return this.i32[(s << I_SHIFT) + I_TICKS]! >>> 16; }
+  /** Both ticks at once (each in 1..999). */
+  setTicks(s: number, tick: number, bookTick: number): void { this.i32[(s << I_SHIFT) + I_TICKS] = tick | (bookTick << 16); }
   flags(s: number): number { return this.i32[(s << I_SHIFT) + I_FLAGS]!; }
   setFlags(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_FLAGS] = v; }
-  status(s: number): number { return this.i32[(s << I_SHIFT) + I_STATUS]!; }
-  setStatus(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_STATUS] = v; }
-  endReason(s: number): number { return this.i32[(s << I_SHIFT) + I_REASON]!; }
-  setEndReason(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_REASON] = v; }
+  status(s: number): number { return this.i32[(s << I_SHIFT) + I_STATE]! & 15; }
+  setStatus(s: number, v: number): void {
+    const i = (s << I_SHIFT) + I_STATE;
+    this.i32[i] = (this.i32[i]! & ~15) | v;
+  }
+  endReason(s: number): number { return this.i32[(s << I_SHIFT) + I_STATE]! >>> 4; }
+  setEndReason(s: number, v: number): void {
+    const i = (s << I_SHIFT) + I_STATE;
+    this.i32[i] = (this.i32[i]! & 15) | (v << 4);
+  }
   /** Changes on every reuse of the slot, so stale references (expiry entries) can be detected. */
   gen(s: number): number { return this.i32[(s << I_SHIFT) + I_GEN]!; }
   prev(s: number): number { return this.i32[(s << I_SHIFT) + I_PREV]!; }
   setPrev(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_PREV] = v; }
   next(s: number): number { return this.i32[(s << I_SHIFT) + I_NEXT]!; }
   setNext(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_NEXT] = v; }
-  wPrev(s: number): number { return this.i32[(s << I_SHIFT) + I_WPREV]!; }
-  setWPrev(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_WPREV] = v; }
-  wNext(s: number): number { return this.i32[(s << I_SHIFT) + I_WNEXT]!; }
-  setWNext(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_WNEXT] = v; }
+  /** hashId of ids[s], computed once at placement so the id index never hashes the id again for it. */
+  idHash(s: number): number { return this.i32[(s << I_SHIFT) + I_HASH]!; }
+  setIdHash(s: number, v: number): void { this.i32[(s << I_SHIFT) + I_HASH] = v; }
 
-  quantity(s: number): bigint { return this.big[(s << B_SHIFT) + B_QTY]!; }
-  setQuantity(s: number, v: bigint): void { this.big[(s << B_SHIFT) + B_QTY] = v; }
-  remaining(s: number): bigint { return this.big[(s << B_SHIFT) + B_REM]!; }
-  setRemaining(s: number, v: bigint): void { this.big[(s << B_SHIFT) + B_REM] = v; }
-  filled(s: number): bigint { return this.big[(s << B_SHIFT) + B_FILLED]!; }
-  setFilled(s: number, v: bigint): void { this.big[(s << B_SHIFT) + B_FILLED] = v; }
-  feesPaid(s: number): bigint { return this.big[(s << B_SHIFT) + B_FEES]!; }
-  setFeesPaid(s: number, v: bigint): void { this.big[(s << B_SHIFT) + B_FEES] = v; }
+  quantity(s: number): bigint { return this.big[(s << W_SHIFT) + B_QTY]!; }
+  setQuantity(s: number, v: bigint): void { this.big[(s << W_SHIFT) + B_QTY] = v; }
+  remaining(s: number): bigint { return this.big[(s << W_SHIFT) + B_REM]!; }
+  setRemaining(s: number, v: bigint): void { this.big[(s << W_SHIFT) + B_REM] = v; }
+  filled(s: number): bigint { return this.big[(s << W_SHIFT) + B_FILLED]!; }
+  setFilled(s: number, v: bigint): void { this.big[(s << W_SHIFT) + B_FILLED] = v; }
+  feesPaid(s: number): bigint { return this.big[(s << W_SHIFT) + B_FEES]!; }
+  setFeesPaid(s: number, v: bigint): void { this.big[(s << W_SHIFT) + B_FEES] = v; }
   /**
    * Exact notional of the fills so far in tick-micros (sum of ownTick * qty). The order's settlement
    * amount is derived from it cumulatively (BUY ceil, SELL floor, of cashAcc / 1000): see settle.ts.
    */
-  cashAcc(s: number): bigint { return this.big[(s << B_SHIFT) + B_CASH_ACC]!; }
-  setCashAcc(s: number, v: bigint): void { this.big[(s << B_SHIFT) + B_CASH_ACC] = v; }
+  cashAcc(s: number): bigint { return this.big[(s << W_SHIFT) + B_CASH_ACC]!; }
+  setCashAcc(s: number, v: bigint): void { this.big[(s << W_SHIFT) + B_CASH_ACC] = v; }
   /** Settlement token paid (BUY) or received (SELL) so far. */
-  cashDone(s: number): bigint { return this.big[(s << B_SHIFT) + B_CASH_DONE]!; }
-  setCashDone(s: number, v: bigint): void { this.big[(s << B_SHIFT) + B_CASH_DONE] = v; }
+  cashDone(s: number): bigint { return this.big[(s << W_SHIFT) + B_CASH_DONE]!; }
+  setCashDone(s: number, v: bigint): void { this.big[(s << W_SHIFT) + B_CASH_DONE] = v; }
   /** BUY only: settlement token still locked for the notional. */
-  lockCash(s: number): bigint { return this.big[(s << B_SHIFT) + B_LOCK_CASH]!; }
-  setLockCash(s: number, v: bigint): void { this.big[(s << B_SHIFT) + B_LOCK_CASH] = v; }
+  lockCash(s: number): bigint { return this.big[(s << W_SHIFT) + B_LOCK_CASH]!; }
+  setLockCash(s: number, v: bigint): void { this.big[(s << W_SHIFT) + B_LOCK_CASH] = v; }
   /** BUY only: settlement token still locked for the taker fee. */
-  lockFee(s: number): bigint { return this.big[(s << B_SHIFT) + B_LOCK_FEE]!; }
-  setLockFee(s: number, v: bigint): void { this.big[(s << B_SHIFT) + B_LOCK_FEE] = v; }
+  lockFee(s: number): bigint { return this.big[(s << W_SHIFT) + B_LOCK_FEE]!; }
+  setLockFee(s: number, v: bigint): void { this.big[(s << W_SHIFT) + B_LOCK_FEE] = v; }
 
   /** Unix seconds, 0 when none. */
-  expiration(s: number): number { return this.f64[(s << D_SHIFT) + D_EXPIRATION]!; }
-  setExpiration(s: number, v: number): void { this.f64[(s << D_SHIFT) + D_EXPIRATION] = v; }
-  createdAt(s: number): number { return this.f64[(s << D_SHIFT) + D_CREATED]!; }
-  setCreatedAt(s: number, v: number): void { this.f64[(s << D_SHIFT) + D_CREATED] = v; }
-  updatedAt(s: number): number { return this.f64[(s << D_SHIFT) + D_UPDATED]!; }
-  setUpdatedAt(s: number, v: number): void { this.f64[(s << D_SHIFT) + D_UPDATED] = v; }
+  expiration(s: number): number { return this.f64[(s << W_SHIFT) + D_EXPIRATION]!; }
+  setExpiration(s: number, v: number): void { this.f64[(s << W_SHIFT) + D_EXPIRATION] = v; }
+  createdAt(s: number): number { return this.f64[(s << W_SHIFT) + D_CREATED]!; }
+  setCreatedAt(s: number, v: number): void { this.f64[(s << W_SHIFT) + D_CREATED] = v; }
+  updatedAt(s: number): number { return this.f64[(s << W_SHIFT) + D_UPDATED]!; }
+  setUpdatedAt(s: number, v: number): void { this.f64[(s << W_SHIFT) + D_UPDATED] = v; }
 
   isSell(s: number): boolean {
     return (this.flags(s) & F_SELL) !== 0;
@@ -227,15 +249,11 @@ export class OrderStore {
   private grow(): void {
     const cap = this.cap * 2;
     this.ids.length = cap;
-    const i32 = new Int32Array(cap << I_SHIFT);
-    i32.set(this.i32);
-    this.i32 = i32;
-    const big = new BigInt64Array(cap << B_SHIFT);
-    big.set(this.big);
-    this.big = big;
-    const f64 = new Float64Array(cap << D_SHIFT);
-    f64.set(this.f64);
-    this.f64 = f64;
+    const buf = new ArrayBuffer(cap * REC_BYTES);
+    new Uint8Array(buf).set(new Uint8Array(this.i32.buffer));
+    this.i32 = new Int32Array(buf);
+    this.big = new BigInt64Array(buf);
+    this.f64 = new Float64Array(buf);
     this.cap = cap;
   }
 }

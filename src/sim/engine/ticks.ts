@@ -26,8 +26,18 @@ export const MAX_ORDER_QTY: Micros = 1_000_000_000_000n;
  */
 export const MAX_TOTAL_DEPOSITS: Micros = 1n << 62n;
 
+const TICK_N = Number(PRICE_TICK);
+const MAX_PRICE_N = Number(PRICE_OF_TICK[MAX_TICK]!);
+
 /** Tick of a price in micros, or -1 when off the grid or outside [0.001, 0.999]. */
 export function tickOf(price: Micros): number {
+  if (typeof price === "bigint") {
+    // One conversion instead of a bigint remainder and quotient: Number() is exact on the grid's
+    // range and monotone outside it, so the range test on the double decides as on the bigint.
+    const n = Number(price);
+    if (!(n >= TICK_N && n <= MAX_PRICE_N)) return -1;
+    return n % TICK_N === 0 ? n / TICK_N : -1;
+  }
   if (price < PRICE_TICK || price > PRICE_OF_TICK[MAX_TICK]!) return -1;
   if (price % PRICE_TICK !== 0n) return -1;
   return Number(price / PRICE_TICK);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Rng } from "../../../src/core/rng.js";
 import { ALICE, BOB, CAROL, DAVE, EVE, fixture, u } from "./helpers.js";
 
 describe("price-time priority", () => {
@@ -111,6 +112,36 @@ describe("O(1) cancel", () => {
     expect(f.engine.openOrders(BOB)).toHaveLength(1);
     expect(f.locked(ALICE)).toBe(0n);
     f.assertConsistent();
+  });
+
+  it("lists a wallet's open orders newest first through churn (cancels, fills, slot reuse) against a model", () => {
+    const f = fixture({ deposit: "100000" });
+    f.engine.split(BOB, "M", u("1000"));
+    const rng = new Rng(12);
+    const model: string[] = []; // ALICE's resting orders, oldest first
+    for (let i = 0; i < 600; i++) {
+      const r = rng.float();
+      if (r < 0.5 || model.length === 0) {
+        const res = f.place(ALICE, { outcome: 0, side: "BUY", price: u(`0.${10 + rng.int(30)}`), quantity: u(String(1 + rng.int(3))) });
+        expect(res.status).toBe("OPEN");
+        model.push(res.orderId);
+      } else if (r < 0.85) {
+        const k = rng.int(model.length);
+        expect(f.engine.cancel(model[k]!).ok).toBe(true);
+        model.splice(k, 1);
+      } else {
+        // BOB sells into ALICE's best bids: whatever fills completely leaves her list.
+        f.place(BOB, { outcome: 0, side: "SELL", price: u("0.01"), quantity: u("3"), type: "market" });
+        for (let k = model.length - 1; k >= 0; k--) if (f.engine.getOrder(model[k]!) === undefined) model.splice(k, 1);
+      }
+      if (i % 50 === 0 || i === 599) {
+        expect(f.engine.openOrders(ALICE).map((o) => o.id)).toEqual([...model].reverse());
+        f.assertConsistent();
+      }
+    }
+    expect(f.engine.ledger.find(ALICE)!.openOrders).toBe(model.length);
+    expect(f.engine.cancelAll(ALICE).map((o) => o.id)).toEqual([...model].reverse());
+    expect(f.engine.openOrders(ALICE)).toEqual([]);
   });
 });
 
