@@ -24,7 +24,7 @@
  *      matching Retry-After header (7.1: the body mirrors the header). A 429 `rate_limited`
  *      body never carries the wait (7.1 rule 5): it is only in Retry-After.
  */
-import { hash as oneShotHash } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { Logger } from "../../log/index.js";
 import { createLogger } from "../../log/index.js";
 import { decisionHeaders, FixedWindowLimiter, parseIp, rateTableWith, type RateTable } from "../../ratelimit/index.js";
@@ -263,8 +263,8 @@ export class Pipeline {
 
   private stamp(): Stamp {
     const n = ++this.counter;
-    // One-shot hash: the same digest as createHash(...).update(...).digest("hex"), without the Hash object.
-    const traceId = oneShotHash("sha256", `trace:${this.idSeed}:${n}`, "hex").slice(0, 32);
+    // createHash, not the one-shot crypto.hash: that one is Node 20.12+ and package.json allows any Node 20.
+    const traceId = createHash("sha256").update(`trace:${this.idSeed}:${n}`).digest("hex").slice(0, 32);
     return { requestId: `req-${this.seedHex}-${n.toString(16).padStart(8, "0")}`, traceId, receivedAtMs: this.sim.clock.now() };
   }
 

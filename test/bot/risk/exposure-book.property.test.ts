@@ -99,6 +99,12 @@ function bookOf(wd: World, perMarket = true): ExposureBook {
   return book;
 }
 
+/** A new world, nothing placed yet, and a book over it (per-market live versions or the wallet's version only). */
+function fresh(perMarket: boolean) {
+  const wd = world();
+  return { wd, placed: [] as Placed[], clock: { t: Date.UTC(2026, 5, 1), n: 0 }, book: bookOf(wd, perMarket) };
+}
+
 interface Placed {
   cid: string;
   wallet: string;
@@ -247,10 +253,7 @@ describe("ExposureBook", () => {
   }
 
   it("with per-market live versions an order event re-reads its own market only", () => {
-    const wd = world();
-    const placed: Placed[] = [];
-    const clock = { t: Date.UTC(2026, 5, 1), n: 0 };
-    const book = bookOf(wd, true);
+    const { wd, placed, clock, book } = fresh(true);
     run(wd, [{ k: "place", w: 0, m: 0, o: 0, side: "BUY", price: 400, size: 10, ack: true }, { k: "place", w: 0, m: 1, o: 0, side: "BUY", price: 400, size: 10, ack: true }], placed, clock);
     book.snapshot();
     const first = book.recomputed;
@@ -267,10 +270,7 @@ describe("ExposureBook", () => {
   });
 
   it("re-reads only what changed: a fill or an order event touches its own wallet, nothing else", () => {
-    const wd = world();
-    const placed: Placed[] = [];
-    const clock = { t: Date.UTC(2026, 5, 1), n: 0 };
-    const book = bookOf(wd, false);
+    const { wd, placed, clock, book } = fresh(false);
     run(wd, [{ k: "place", w: 0, m: 0, o: 0, side: "BUY", price: 400, size: 10, ack: true }, { k: "place", w: 1, m: 1, o: 0, side: "BUY", price: 400, size: 10, ack: true }], placed, clock);
     book.snapshot();
     const first = book.recomputed;
@@ -286,10 +286,7 @@ describe("ExposureBook", () => {
   });
 
   it("a cycle's snapshot does not re-read its own pair: the pair laid over it cancels the book's figure out", () => {
-    const wd = world();
-    const placed: Placed[] = [];
-    const clock = { t: Date.UTC(2026, 5, 1), n: 0 };
-    const book = bookOf(wd, false);
+    const { wd, placed, clock, book } = fresh(false);
     book.snapshot();
     const first = book.recomputed;
     run(wd, [{ k: "place", w: 0, m: 0, o: 0, side: "BUY", price: 400, size: 10, ack: true }], placed, clock);
