@@ -77,12 +77,26 @@ interface Entry {
   horizonMs: number;
 }
 
+/**
+ * The pending entries of one horizon, ordered by (due, seq), read from `head` on. Fills mostly
+ * arrive in time order, so an entry is usually appended and always taken from the front: neither
+ * walks nor shifts the queue (one queue for every horizon did both: a 1 s entry went in ahead of
+ * the 5 min entries of the fills before it).
+ */
+interface HorizonQueue {
+  /** Taken entries before `head` are cleared (undefined) until the prefix is cut away. */
+  items: (Entry | undefined)[];
+  head: number;
+}
+
 interface Lane {
   /** Last mid seen and when; undefined before the first. */
   mid: Micros | undefined;
   midAt: number;
-  /** Pending entries, ordered by (due, seq). */
-  queue: Entry[];
+  /** One queue per horizon (horizonsMs order); settled in (due, seq) order across them. */
+  queues: HorizonQueue[];
+  /** Entries waiting in this lane's queues. */
+  pending: number;
 }
 
 const NONE: readonly Markout[] = Object.freeze([]);
@@ -90,7 +104,10 @@ const NONE: readonly Markout[] = Object.freeze([]);
 export class MarkoutTracker {
   readonly horizonsMs: readonly number[];
   private readonly maxPending: number;
+  /** By laneKey, in the order the lanes were made (advance settles them in that order). */
   private readonly lanes = new Map<string, Lane>();
+  /** The same lanes by market, then outcome: a lookup without building the key. */
+  private readonly byMarket = new Map<string, (Lane | undefined)[]>();
   private seq = 0;
   private readonly s: MarkoutTrackerStats = { pending: 0, settled: 0, dropped: 0, late: 0, noMid: 0 };
 
@@ -114,7 +131,8 @@ export class MarkoutTracker {
   onFill(fill: OwnFill, nowMs: number): readonly Markout[] {
     const lane = this.lane(fill.market, fill.outcome);
     let out: Markout[] | undefined;
-    for (const h of this.horizonsMs) {
+    for (let hi = 0; hi < this.horizonsMs.length; hi++) {
+      const h = this.horizonsMs[hi]!;
       const due = fill.ts + h;
       if (due < nowMs) {
         // Past already: measurable only if no mid arrived since the due time.
@@ -127,10 +145,11 @@ export class MarkoutTracker {
         this.s.dropped++;
         continue;
       }
-      insert(lane.queue, { due, seq: this.seq++, fill, horizonMs: h });
+      insert(lane.queues[hi]!, { due, seq: this.seq++, fill, horizonMs: h });
+      lane.pending++;
       this.s.pending++;
     }
-    if (lane.queue.length === 0 && lane.mid === undefined) this.lanes.delete(laneKey(fill.market, fill.outcome));
+    if (lane.pending === 0 && lane.mid === undefined) this.dropLane(fill.market, fill.outcome);
     return out ?? NONE;
   }
 
@@ -148,17 +167,20 @@ export class MarkoutTracker {
   /** Settle what fell due strictly before `nowMs` everywhere with the mid still in effect. */
   advance(nowMs: number): readonly Markout[] {
     let out: Markout[] | undefined;
-    for (const lane of this.lanes.values()) out = this.settle(lane, nowMs, false, out);
+    for (const lane of this.lanes.values()) if (lane.pending > 0) out = this.settle(lane, nowMs, false, out);
     return out ?? NONE;
   }
 
   /** Forget a market (no longer followed): its pending entries are dropped uncounted. */
   forget(market: string): void {
-    for (const [k, lane] of this.lanes) {
-      if (!k.startsWith(`${market}\u0000`)) continue;
-      this.s.pending -= lane.queue.length;
-      this.lanes.delete(k);
-    }
+    const lanes = this.byMarket.get(market);
+    if (lanes === undefined) return;
+    lanes.forEach((lane, outcome) => {
+      if (lane === undefined) return;
+      this.s.pending -= lane.pending;
+      this.lanes.delete(laneKey(market, outcome));
+    });
+    this.byMarket.delete(market);
   }
 
   /** Markets with a lane (the shell forgets those it no longer follows). */
@@ -173,18 +195,26 @@ export class MarkoutTracker {
     return this.lanes.size;
   }
 
+  /** Settle the entries due before `nowMs` (at it too when `inclusive`), in (due, seq) order across the horizons. */
   private settle(lane: Lane, nowMs: number, inclusive: boolean, out: Markout[] | undefined): Markout[] | undefined {
-    const q = lane.queue;
-    let n = 0;
-    while (n < q.length && (q[n]!.due < nowMs || (inclusive && q[n]!.due === nowMs))) {
-      const e = q[n]!;
+    const queues = lane.queues;
+    while (lane.pending > 0) {
+      // The earliest head among the horizons' queues (each is in (due, seq) order).
+      let best: HorizonQueue | undefined;
+      let first: Entry | undefined;
+      for (const q of queues) {
+        const e = q.items[q.head];
+        if (e !== undefined && (first === undefined || e.due < first.due || (e.due === first.due && e.seq < first.seq))) {
+          best = q;
+          first = e;
+        }
+      }
+      if (first === undefined || !(first.due < nowMs || (inclusive && first.due === nowMs))) break;
+      takeHead(best!);
+      lane.pending--;
+      this.s.pending--;
       if (lane.mid === undefined) this.s.noMid++;
-      else (out ??= []).push(this.measure(e.fill, e.horizonMs, lane.mid));
-      n++;
-    }
-    if (n > 0) {
-      q.splice(0, n);
-      this.s.pending -= n;
+      else (out ??= []).push(this.measure(first.fill, first.horizonMs, lane.mid));
     }
     return out;
   }
@@ -206,10 +236,23 @@ export class MarkoutTracker {
   }
 
   private lane(market: string, outcome: number): Lane {
-    const k = laneKey(market, outcome);
-    let lane = this.lanes.get(k);
-    if (lane === undefined) this.lanes.set(k, (lane = { mid: undefined, midAt: 0, queue: [] }));
+    let lanes = this.byMarket.get(market);
+    if (lanes === undefined) this.byMarket.set(market, (lanes = []));
+    let lane = lanes[outcome];
+    if (lane === undefined) {
+      lane = { mid: undefined, midAt: 0, queues: this.horizonsMs.map(() => ({ items: [], head: 0 })), pending: 0 };
+      lanes[outcome] = lane;
+      this.lanes.set(laneKey(market, outcome), lane);
+    }
     return lane;
+  }
+
+  private dropLane(market: string, outcome: number): void {
+    this.lanes.delete(laneKey(market, outcome));
+    const lanes = this.byMarket.get(market);
+    if (lanes === undefined) return;
+    lanes[outcome] = undefined;
+    if (lanes.every((l) => l === undefined)) this.byMarket.delete(market);
   }
 }
 
@@ -218,8 +261,23 @@ function laneKey(market: string, outcome: number): string {
 }
 
 /** Insert keeping (due, seq) order; fills mostly arrive in time order, so usually an append. */
-function insert(q: Entry[], e: Entry): void {
-  let i = q.length;
-  while (i > 0 && q[i - 1]!.due > e.due) i--;
-  q.splice(i, 0, e);
+function insert(q: HorizonQueue, e: Entry): void {
+  const items = q.items;
+  let i = items.length;
+  while (i > q.head && items[i - 1]!.due > e.due) i--;
+  if (i === items.length) items.push(e);
+  else items.splice(i, 0, e);
+}
+
+/** Take the head entry; the settled prefix is cut away once it is most of the array. */
+function takeHead(q: HorizonQueue): void {
+  q.items[q.head] = undefined;
+  q.head++;
+  if (q.head === q.items.length) {
+    q.items.length = 0;
+    q.head = 0;
+  } else if (q.head >= 64 && q.head * 2 >= q.items.length) {
+    q.items.splice(0, q.head);
+    q.head = 0;
+  }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MarkoutTracker, type Markout, type OwnFill } from "../../../../src/bot/quote/adverse/markout-tracker.js";
 import { markoutPerShare } from "../../../../src/backtest/markouts.js";
+import { Rng } from "../../../../src/core/rng.js";
 
 const fill = (over: Partial<OwnFill> = {}): OwnFill => ({ wallet: "w", market: "M", outcome: 0, side: "BUY", price: 500_000n, qty: 10_000_000n, role: "maker", ts: 10_000, ...over });
 const brief = (ms: readonly Markout[]): [number, string, bigint][] => ms.map((m) => [m.horizonMs, m.side, m.perShare]);
@@ -108,5 +109,111 @@ describe("MarkoutTracker", () => {
     // 5 horizons; a fill per second: at most 301 + 61 + 31 + 6 + 2 entries wait
     expect(maxPending).toBeLessThanOrEqual(401);
     expect(t.stats.dropped).toBe(0);
+  });
+
+  it("agrees with a one-list reference on random runs: same markouts in the same order, same counts", () => {
+    // The reference keeps every pending entry in one list sorted by (due, seq) and takes from the
+    // front, the plainest reading of the contract in the file's header.
+    class Reference {
+      private readonly lanes = new Map<string, { mid: bigint | undefined; midAt: number; q: { due: number; seq: number; f: OwnFill; h: number }[] }>();
+      private seq = 0;
+      pending = 0;
+      late = 0;
+      noMid = 0;
+      dropped = 0;
+      constructor(private readonly horizons: number[], private readonly max: number) {}
+      private lane(m: string, o: number) {
+        const k = `${m}/${o}`;
+        let l = this.lanes.get(k);
+        if (l === undefined) this.lanes.set(k, (l = { mid: undefined, midAt: 0, q: [] }));
+        return l;
+      }
+      private out(f: OwnFill, h: number, mid: bigint): Markout {
+        return { wallet: f.wallet, market: f.market, outcome: f.outcome, side: f.side, role: f.role, horizonMs: h, perShare: markoutPerShare(f.side, f.price, mid), qty: f.qty, fillTs: f.ts, mid };
+      }
+      private settle(l: { mid: bigint | undefined; q: { due: number; f: OwnFill; h: number }[] }, now: number, incl: boolean, out: Markout[]): void {
+        while (l.q.length > 0 && (l.q[0]!.due < now || (incl && l.q[0]!.due === now))) {
+          const e = l.q.shift()!;
+          this.pending--;
+          if (l.mid === undefined) this.noMid++;
+          else out.push(this.out(e.f, e.h, l.mid));
+        }
+      }
+      onFill(f: OwnFill, now: number): Markout[] {
+        const l = this.lane(f.market, f.outcome);
+        const out: Markout[] = [];
+        for (const h of this.horizons) {
+          const due = f.ts + h;
+          if (due < now) {
+            if (l.mid !== undefined && l.midAt <= due) out.push(this.out(f, h, l.mid));
+            else if (l.mid === undefined) this.noMid++;
+            else this.late++;
+            continue;
+          }
+          if (this.pending >= this.max) {
+            this.dropped++;
+            continue;
+          }
+          l.q.push({ due, seq: this.seq++, f, h });
+          l.q.sort((a, b) => a.due - b.due || a.seq - b.seq);
+          this.pending++;
+        }
+        if (l.q.length === 0 && l.mid === undefined) this.lanes.delete(`${f.market}/${f.outcome}`);
+        return out;
+      }
+      onMid(m: string, o: number, mid: bigint, now: number): Markout[] {
+        const l = this.lane(m, o);
+        const out: Markout[] = [];
+        this.settle(l, now, false, out);
+        l.mid = mid;
+        l.midAt = now;
+        this.settle(l, now, true, out);
+        return out;
+      }
+      advance(now: number): Markout[] {
+        const out: Markout[] = [];
+        for (const l of this.lanes.values()) this.settle(l, now, false, out);
+        return out;
+      }
+      forget(m: string): void {
+        for (const [k, l] of this.lanes) {
+          if (!k.startsWith(`${m}/`)) continue;
+          this.pending -= l.q.length;
+          this.lanes.delete(k);
+        }
+      }
+      get laneCount(): number {
+        return this.lanes.size;
+      }
+    }
+    for (let seed = 1; seed <= 40; seed++) {
+      const rng = new Rng(seed);
+      const horizons = [1_000, 5_000, 30_000].slice(0, 1 + rng.int(3));
+      const max = rng.bool() ? 50 : 10_000;
+      const t = new MarkoutTracker({ horizonsMs: horizons, maxPending: max });
+      const ref = new Reference(horizons, max);
+      let now = 0;
+      for (let i = 0; i < 600; i++) {
+        now += rng.int(3) * 500;
+        const market = ["A", "B", "C"][rng.int(3)]!;
+        const outcome = rng.int(2);
+        const r = rng.int(10);
+        if (r < 4) {
+          // Fills mostly in time order, sometimes learnt late (up to 40 s back).
+          const f = fill({ market, outcome, side: rng.bool() ? "BUY" : "SELL", price: BigInt(100 + rng.int(800)) * 1_000n, ts: now - (rng.int(4) === 0 ? rng.int(40_000) : 0) });
+          expect(t.onFill(f, now)).toEqual(ref.onFill(f, now));
+        } else if (r < 8) {
+          const mid = BigInt(100 + rng.int(800)) * 1_000n;
+          expect(t.onMid(market, outcome, mid, now)).toEqual(ref.onMid(market, outcome, mid, now));
+        } else if (r < 9) {
+          expect(t.advance(now)).toEqual(ref.advance(now));
+        } else if (rng.int(10) === 0) {
+          t.forget(market);
+          ref.forget(market);
+        }
+        const s = t.stats;
+        expect([s.pending, s.late, s.noMid, s.dropped, t.laneCount]).toEqual([ref.pending, ref.late, ref.noMid, ref.dropped, ref.laneCount]);
+      }
+    }
   });
 });
