@@ -115,17 +115,26 @@ function isNotRecorded(r: Rec): boolean {
   return r.state === "rejected" && r.rejectCode === NOT_RECORDED;
 }
 
+/** One step's transition, built in one go (the hot path: several per order). */
+function transitionOf(ev: OrderEventKind, r: Rec, orderId: string | undefined, from: OrderState, outcome: Transition["outcome"], to: OrderState): Transition {
+  return { event: ev, clientOrderId: r.clientOrderId, orderId, from, outcome, to };
+}
+
 function step(r: Rec, ev: OrderEventKind, o: StepOpts, c: TrackerCounters): Transition {
   const from = r.state;
+  const orderId = r.orderId;
   const notRecorded = isNotRecorded(r);
   const target = targetOf(from, ev, notRecorded);
-  const base = { event: ev, clientOrderId: r.clientOrderId, orderId: r.orderId, from };
-  if (target === undefined) return { ...base, outcome: "impossible", to: from, message: `${ev} is impossible in ${from}` };
+  if (target === undefined) {
+    const t = transitionOf(ev, r, orderId, from, "impossible", from);
+    t.message = `${ev} is impossible in ${from}`;
+    return t;
+  }
   // Fill reports are facts whatever the state: the total only grows, capped at the size.
   if (o.filled !== undefined) mergeFilled(r, o.filled, c);
   if (target === "late") {
     flagLate(r, ev);
-    return { ...base, outcome: "late", to: from };
+    return transitionOf(ev, r, orderId, from, "late", from);
   }
   let to = target === "same" ? from : target === "live" ? liveState(r) : target;
   if (to === "open" && r.filledQty > 0n) to = "partial";
@@ -135,7 +144,9 @@ function step(r: Rec, ev: OrderEventKind, o: StepOpts, c: TrackerCounters): Tran
   const stale = !resurrected && o.ts !== undefined && r.lastServerTs !== null && o.ts < r.lastServerTs;
   // Terminal answers are timeless; "unknown" only ever asks for a read, so it is never dropped.
   if (stale && to !== from && !isTerminal(to) && to !== "unknown" && STATE_RANK[to] <= STATE_RANK[from]) {
-    return { ...base, outcome: "stale", to: from, message: `stamped ${o.ts} < ${r.lastServerTs}` };
+    const t = transitionOf(ev, r, orderId, from, "stale", from);
+    t.message = `stamped ${o.ts} < ${r.lastServerTs}`;
+    return t;
   }
   if (resurrected) {
     r.lastServerTs = o.ts ?? r.lastServerTs;
@@ -159,7 +170,7 @@ function step(r: Rec, ev: OrderEventKind, o: StepOpts, c: TrackerCounters): Tran
   } else if (r.needsRead === "unknown") {
     r.needsRead = undefined;
   }
-  const t: Transition = { ...base, outcome: to === from ? "same" : "applied", to };
+  const t = transitionOf(ev, r, orderId, from, to === from ? "same" : "applied", to);
   if (resurrected) {
     t.anomaly = "resurrected";
     t.message = `${ev}: the platform has an order a lookup had not found`;
