@@ -183,6 +183,30 @@ const SCOPE_ORDER: Record<BucketScope, number> = { ip: 0, wallet: 1, partner: 2 
 /** Paths a RateTable remembers its answer for (see `memo`). */
 const MEMO_MAX = 1024;
 
+/**
+ * Answers by method, then path: looked up without building a "METHOD path" string per request.
+ * Bounded: emptied when MEMO_MAX paths are held.
+ */
+class PathMemo<T> {
+  private readonly byMethod = new Map<string, Map<string, T>>();
+  private size = 0;
+
+  get(method: string, path: string): T | undefined {
+    return this.byMethod.get(method)?.get(path);
+  }
+
+  set(method: string, path: string, value: T): void {
+    if (this.size >= MEMO_MAX) {
+      this.byMethod.clear();
+      this.size = 0;
+    }
+    let paths = this.byMethod.get(method);
+    if (paths === undefined) this.byMethod.set(method, (paths = new Map<string, T>()));
+    if (!paths.has(path)) this.size++;
+    paths.set(path, value);
+  }
+}
+
 /** A table compiled for lookups; `bucketsFor` on the default table is the common entry point. */
 export class RateTable {
   private readonly compiled: readonly CompiledRule[];
@@ -192,8 +216,8 @@ export class RateTable {
    * on every cycle and every request. Bounded (emptied when full): paths carrying cursors or ids
    * are many, and each is cheap to work out again.
    */
-  private readonly memo = new Map<string, readonly BucketRule[]>();
-  private readonly classMemo = new Map<string, RequestClass>();
+  private readonly memo = new PathMemo<readonly BucketRule[]>();
+  private readonly classMemo = new PathMemo<RequestClass>();
 
   constructor(readonly rules: readonly BucketRule[] = RATE_TABLE) {
     this.compiled = rules.map((rule) => ({ rule, patterns: rule.paths.map(compilePattern) }));
@@ -210,12 +234,10 @@ export class RateTable {
    * wallet, then partner; table order within a scope. Empty when the endpoint is not in the table.
    */
   bucketsFor(method: string, pathWithQuery: string): readonly BucketRule[] {
-    const key = `${method} ${pathWithQuery}`;
-    const known = this.memo.get(key);
+    const known = this.memo.get(method, pathWithQuery);
     if (known !== undefined) return known;
     const rules = Object.freeze(this.lookup(method, pathWithQuery));
-    if (this.memo.size >= MEMO_MAX) this.memo.clear();
-    this.memo.set(key, rules);
+    this.memo.set(method, pathWithQuery, rules);
     return rules;
   }
 
@@ -228,12 +250,10 @@ export class RateTable {
 
   /** `requestClass` of a request against this table, remembered like `bucketsFor`. */
   classOf(method: string, pathWithQuery: string): RequestClass {
-    const key = `${method} ${pathWithQuery}`;
-    const known = this.classMemo.get(key);
+    const known = this.classMemo.get(method, pathWithQuery);
     if (known !== undefined) return known;
     const cls = requestClass(method, pathWithQuery, this.bucketsFor(method, pathWithQuery));
-    if (this.classMemo.size >= MEMO_MAX) this.classMemo.clear();
-    this.classMemo.set(key, cls);
+    this.classMemo.set(method, pathWithQuery, cls);
     return cls;
   }
 

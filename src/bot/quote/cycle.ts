@@ -22,6 +22,7 @@
  * Same inputs, same output: no clock, no I/O, nothing mutated (the strategy state is a new map).
  */
 import type { Micros } from "../../core/money.js";
+import type { StrategyInput } from "../../../strategies/contract.js";
 import type { StrategyRunner } from "../../../strategies/registry.js";
 import type { RiskSnapshot } from "../risk/exposure.js";
 import { gatedLimits, type LimitReason } from "../risk/limits.js";
@@ -156,11 +157,11 @@ export interface PhaseInputs {
  */
 export function enginePhase(i: PhaseInputs): EnginePhase {
   if (i.market === undefined || i.lifecycle === undefined) return { phase: "stopped", reason: "unknown_market", closesAtMs: null };
-  const base = { closesAtMs: i.lifecycle.closesAtMs };
-  if (!i.market.selected || i.market.wallet !== i.walletIndex) return { ...base, phase: "pull", reason: "not_assigned" };
-  if (i.nowMs < i.pausedUntilMs) return { ...base, phase: "pull", reason: "onboarding" };
-  if ((i.lifecycle.phase === "open" || i.lifecycle.phase === "pre_market") && i.stale) return { ...base, phase: "pull", reason: "stale_data" };
-  return { ...base, phase: i.lifecycle.phase, reason: i.lifecycle.reason };
+  const closesAtMs = i.lifecycle.closesAtMs;
+  if (!i.market.selected || i.market.wallet !== i.walletIndex) return { closesAtMs, phase: "pull", reason: "not_assigned" };
+  if (i.nowMs < i.pausedUntilMs) return { closesAtMs, phase: "pull", reason: "onboarding" };
+  if ((i.lifecycle.phase === "open" || i.lifecycle.phase === "pre_market") && i.stale) return { closesAtMs, phase: "pull", reason: "stale_data" };
+  return { closesAtMs, phase: i.lifecycle.phase, reason: i.lifecycle.reason };
 }
 
 /** The phase quotes: the strategy runs and its inputs are worth gathering. */
@@ -178,23 +179,21 @@ export function strategyQuotes(policy: Pick<CyclePolicy, "strategy">, s: CycleSn
   for (const o of quotedOutcomes(outcomeCount)) {
     const b = s.books.get(o);
     if (b === undefined) continue;
-    const step = policy.strategy.step(
-      {
-        marketId: s.symbol,
-        outcomeCount,
-        phase: s.phase.phase,
-        book: excludeOwn(b.snapshot.view, b.own, o, binary),
-        recentTrades: b.trades,
-        inventory: s.inventory,
-        nowMs: s.nowMs,
-        closesAtMs: s.phase.closesAtMs,
-        timeToCloseMs: s.phase.closesAtMs === null ? null : s.phase.closesAtMs - s.nowMs,
-        feeTakerBps,
-        quoteOutcome: o,
-        ...(s.event !== undefined ? { eventGroup: s.event.view } : {}),
-      },
-      state.get(o),
-    );
+    const input: StrategyInput = {
+      marketId: s.symbol,
+      outcomeCount,
+      phase: s.phase.phase,
+      book: excludeOwn(b.snapshot.view, b.own, o, binary),
+      recentTrades: b.trades,
+      inventory: s.inventory,
+      nowMs: s.nowMs,
+      closesAtMs: s.phase.closesAtMs,
+      timeToCloseMs: s.phase.closesAtMs === null ? null : s.phase.closesAtMs - s.nowMs,
+      feeTakerBps,
+      quoteOutcome: o,
+    };
+    if (s.event !== undefined) input.eventGroup = s.event.view;
+    const step = policy.strategy.step(input, state.get(o));
     (next ??= new Map(state)).set(o, step.state);
     quotes.push(...step.quotes);
   }
