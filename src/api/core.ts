@@ -35,6 +35,9 @@ import { readMeta } from "./meta.js";
 import type { HttpMethod, HttpResponse, Transport } from "../wire/transport.js";
 import { TransportError } from "../wire/transport.js";
 
+/** A character trim() would keep. */
+const NON_SPACE = /\S/;
+
 export type CallPolicy = "read" | "idempotent" | "write" | "once";
 
 /** How often a long wait before a resend asks `stillWanted` again. */
@@ -305,7 +308,8 @@ export class ApiCore {
     const meta = readMeta(res.status, res.headers, attempts);
     let json: unknown;
     let jsonOk = false;
-    if (res.body.trim() !== "") {
+    // Any non-space character (as trim() counts spaces) without copying the body, a page of markets included.
+    if (NON_SPACE.test(res.body)) {
       try {
         json = JSON.parse(res.body) as unknown;
         jsonOk = true;
