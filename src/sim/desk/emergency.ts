@@ -10,7 +10,7 @@
 import type { Simulator } from "../simulator.js";
 import type { DeskAnswer } from "./answers.js";
 import type { Caller } from "./caller.js";
-import { isoOf } from "./format.js";
+import { isoOf } from "../platform/time.js";
 import { withdrawalDesk } from "./withdrawals.js";
 
 const requested = new WeakMap<Simulator, Map<string, number>>();

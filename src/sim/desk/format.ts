@@ -9,8 +9,6 @@ import type { Role, TradeRecord } from "../engine/index.js";
 import type { PlatformFailure } from "../platform/errors.js";
 import { isoOf } from "../platform/time.js";
 
-export { isoOf };
-
 export interface TradeJson {
   id: string;
   marketId: string;

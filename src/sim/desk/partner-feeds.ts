@@ -19,7 +19,8 @@ import { checkQuery, requestErrorEnvelope, type QueryInput } from "../../wire/re
 import type { MatchingEngine, TradeRecord } from "../engine/index.js";
 import type { SimPlatform } from "../platform/platform.js";
 import { errorAnswer, type DeskAnswer } from "./answers.js";
-import { amount, isoOf, partyTradeJson } from "./format.js";
+import { amount, partyTradeJson } from "./format.js";
+import { isoOf } from "../platform/time.js";
 import type { OrderRecords } from "./records.js";
 
 export const PARTNER_TRADES_DEFAULT_LIMIT = 50;

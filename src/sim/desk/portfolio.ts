@@ -22,7 +22,8 @@ import type { MatchingEngine } from "../engine/index.js";
 import type { SimPlatform } from "../platform/platform.js";
 import { checkQuery, requestErrorEnvelope, type QueryInput } from "../../wire/requests.js";
 import { errorAnswer, type DeskAnswer } from "./answers.js";
-import { amount, isoOf, partyTradeJson, roleOf } from "./format.js";
+import { amount, partyTradeJson, roleOf } from "./format.js";
+import { isoOf } from "../platform/time.js";
 
 const limitParam = z.string().regex(/^\d{1,9}$/, { error: "expected a positive integer" }).transform(Number).pipe(z.number().min(1, { error: "expected a limit >= 1" }));
 

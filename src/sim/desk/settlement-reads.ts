@@ -18,7 +18,8 @@ import type { MatchingEngine } from "../engine/index.js";
 import type { SimPlatform } from "../platform/platform.js";
 import { errorAnswer, type DeskAnswer } from "./answers.js";
 import { base64url, fromBase64url } from "./cursor.js";
-import { amount, isoOf } from "./format.js";
+import { amount } from "./format.js";
+import { isoOf } from "../platform/time.js";
 
 export const BALANCE_EVENTS_DEFAULT_LIMIT = 100;
 export const BALANCE_EVENTS_MAX_LIMIT = 500;

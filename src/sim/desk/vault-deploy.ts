@@ -24,7 +24,7 @@ import { recoverOwner, VAULT_DEPLOY_TYPES, vaultDeployDigest, vaultDomain } from
 import type { Simulator } from "../simulator.js";
 import { errorAnswer, type DeskAnswer } from "./answers.js";
 import type { Caller } from "./caller.js";
-import { isoOf } from "./format.js";
+import { isoOf } from "../platform/time.js";
 import { onePer } from "../../core/memo.js";
 
 export const DEPLOY_SIGN_TTL_SEC = 600;

@@ -43,7 +43,7 @@ import type { Simulator } from "../simulator.js";
 import { errorAnswer, type DeskAnswer } from "./answers.js";
 import type { Caller } from "./caller.js";
 import { base64url, fromBase64url } from "./cursor.js";
-import { isoOf } from "./format.js";
+import { isoOf } from "../platform/time.js";
 import { withdrawalDesk } from "./withdrawals.js";
 import { onePer } from "../../core/memo.js";
 

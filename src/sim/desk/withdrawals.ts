@@ -39,7 +39,7 @@ import type { Simulator } from "../simulator.js";
 import { errorAnswer, type DeskAnswer } from "./answers.js";
 import type { Caller } from "./caller.js";
 import { base64url, fromBase64url } from "./cursor.js";
-import { isoOf } from "./format.js";
+import { isoOf } from "../platform/time.js";
 import { onePer } from "../../core/memo.js";
 
 export const WITHDRAWALS_DEFAULT_LIMIT = 100;

@@ -105,6 +105,21 @@ function fresh(perMarket: boolean) {
   return { wd, placed: [] as Placed[], clock: { t: Date.UTC(2026, 5, 1), n: 0 }, book: bookOf(wd, perMarket) };
 }
 
+/**
+ * A fresh book with two acknowledged BUY orders of 10 at 0.400, the first on market 0 (wallet 0),
+ * the second on market 1 of wallet `secondWallet`; snapshotted once, and a second snapshot checked
+ * to re-read nothing. `first`: the recompute count after it.
+ */
+function primed(perMarket: boolean, secondWallet: number) {
+  const f = fresh(perMarket);
+  run(f.wd, [{ k: "place", w: 0, m: 0, o: 0, side: "BUY", price: 400, size: 10, ack: true }, { k: "place", w: secondWallet, m: 1, o: 0, side: "BUY", price: 400, size: 10, ack: true }], f.placed, f.clock);
+  f.book.snapshot();
+  const first = f.book.recomputed;
+  f.book.snapshot();
+  expect(f.book.recomputed).toBe(first);
+  return { ...f, first };
+}
+
 interface Placed {
   cid: string;
   wallet: string;
@@ -253,12 +268,7 @@ describe("ExposureBook", () => {
   }
 
   it("with per-market live versions an order event re-reads its own market only", () => {
-    const { wd, placed, clock, book } = fresh(true);
-    run(wd, [{ k: "place", w: 0, m: 0, o: 0, side: "BUY", price: 400, size: 10, ack: true }, { k: "place", w: 0, m: 1, o: 0, side: "BUY", price: 400, size: 10, ack: true }], placed, clock);
-    book.snapshot();
-    const first = book.recomputed;
-    book.snapshot();
-    expect(book.recomputed).toBe(first);
+    const { wd, placed, clock, book, first } = primed(true, 0);
     // A partial fill of the order on A: A re-read (its position and its order), not B or C.
     run(wd, [{ k: "fill", i: 0, part: 50 }], placed, clock);
     expect(figures(book.snapshot())).toEqual(figures(scratchSnapshot(wd.view, WALLETS)));
@@ -270,12 +280,7 @@ describe("ExposureBook", () => {
   });
 
   it("re-reads only what changed: a fill or an order event touches its own wallet, nothing else", () => {
-    const { wd, placed, clock, book } = fresh(false);
-    run(wd, [{ k: "place", w: 0, m: 0, o: 0, side: "BUY", price: 400, size: 10, ack: true }, { k: "place", w: 1, m: 1, o: 0, side: "BUY", price: 400, size: 10, ack: true }], placed, clock);
-    book.snapshot();
-    const first = book.recomputed;
-    book.snapshot();
-    expect(book.recomputed).toBe(first);
+    const { wd, placed, clock, book, first } = primed(false, 1);
     run(wd, [{ k: "fillOnly", w: 2, m: 2, o: 0, side: "BUY", price: 300, qty: 5 }], placed, clock);
     book.snapshot();
     expect(book.recomputed).toBe(first + 1);
