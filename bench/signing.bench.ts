@@ -17,6 +17,7 @@ import {
   RecoveryCache,
   WalletSigner,
   buildOrder,
+  keccakReady,
   prepareOrder,
   recoverOrderSigner,
   rngSaltSource,
@@ -87,6 +88,8 @@ async function compare(n: number, ours: () => Promise<void>, base: () => Promise
 }
 
 export async function run(): Promise<void> {
+  // The WebAssembly keccak the daemon hashes with once started (it is built asynchronously at import).
+  await keccakReady;
   const rng = new Rng(20240601);
   const key = ("0x0f" + rng.hex(32).slice(4)) as Hex;
   const signer = WalletSigner.fromPrivateKey(key);

@@ -9,6 +9,7 @@
  * viem's `hashTypedData` on random orders.
  */
 import { keccak256, stringToBytes, bytesToHex } from "viem/utils";
+import { keccak256Bytes } from "./keccak.js";
 import { SigningError } from "./errors.js";
 import type { Address, Hex, OrderDomain, OrderStruct, PlatformContracts } from "./types.js";
 import { isAddress } from "./types.js";
@@ -257,7 +258,7 @@ function domainState(domain: OrderDomain): DomainHashState {
   enc.set(keccak256(stringToBytes(domain.version), "bytes"), 64);
   writeUint256(view, 96, BigInt(domain.chainId), "domain.chainId");
   writeAddress(enc, 128, domain.verifyingContract, "domain.verifyingContract");
-  const separator = keccak256(enc, "bytes");
+  const separator = keccak256Bytes(enc);
   const digestInput = new Uint8Array(66);
   digestInput[0] = 0x19;
   digestInput[1] = 0x01;
@@ -311,7 +312,7 @@ function encodeOrderStruct(s: OrderStruct): void {
 /** keccak256(typeHash || 11 encoded fields), as bytes. */
 export function hashOrderStructBytes(s: OrderStruct): Uint8Array {
   encodeOrderStruct(s);
-  return keccak256(structBuf, "bytes");
+  return keccak256Bytes(structBuf);
 }
 
 export function hashOrderStruct(s: OrderStruct): Hex {
@@ -329,8 +330,8 @@ export function orderDigestBytes(s: OrderStruct, domain: OrderDomain): Uint8Arra
   const key = structFields.toString("latin1");
   const known = state.recent.get(key) ?? state.older.get(key);
   if (known !== undefined) return known.slice();
-  state.digestInput.set(keccak256(structBuf, "bytes"), 34);
-  const digest = keccak256(state.digestInput, "bytes");
+  state.digestInput.set(keccak256Bytes(structBuf), 34);
+  const digest = keccak256Bytes(state.digestInput);
   if (state.recent.size >= DIGEST_MEMO_GENERATION) {
     state.older = state.recent;
     state.recent = new Map();

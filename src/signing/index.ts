@@ -2,6 +2,7 @@
 export * from "./types.js";
 export * from "./errors.js";
 export * from "./eip712.js";
+export { keccakBackend, keccakReady } from "./keccak.js";
 export * from "./salt.js";
 export * from "./order-builder.js";
 export * from "./signer.js";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { hashDomain, hashStruct, hashTypedData } from "viem";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { keccakReady } from "../../src/signing/keccak.js";
 import {
   EIP712_DOMAIN_TYPES,
   ORDER_TYPES,
@@ -37,6 +38,9 @@ function viemDigest(order: OrderStruct, domain: OrderDomain): string {
 }
 
 describe("EIP-712 order hashing", () => {
+  // The WebAssembly keccak in use, as on the hot paths (keccak.test.ts checks it alone).
+  beforeAll(() => keccakReady);
+
   it("the digest equals viem's hashTypedData on random orders and domains", () => {
     fc.assert(
       fc.property(arbOrderStruct, arbDomain, (order, domain) => {
