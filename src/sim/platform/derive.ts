@@ -19,12 +19,23 @@ export function addressFromLabel(label: string): Address {
   return getAddress(`0x${h.slice(-40)}`);
 }
 
+/** Vaults derived lately, by lowercased wallet: a scenario has a handful of wallets and every placement asks (two keccaks each). */
+const vaults = new Map<string, Address>();
+const VAULT_MEMO_MAX = 4096;
+
 /**
  * Simulated vault-of-signer (docs/spec-gaps.md): last 20 bytes of
  * keccak256("vault:" + lowercased wallet), EIP-55 cased.
  */
 export function vaultAddressOf(wallet: string): Address {
-  return addressFromLabel(`vault:${wallet.toLowerCase()}`);
+  const lower = wallet.toLowerCase();
+  let vault = vaults.get(lower);
+  if (vault === undefined) {
+    vault = addressFromLabel(`vault:${lower}`);
+    if (vaults.size >= VAULT_MEMO_MAX) vaults.clear();
+    vaults.set(lower, vault);
+  }
+  return vault;
 }
 
 /** A bytes32 hex id derived from a label (conditionId, questionId). */
