@@ -4,10 +4,13 @@
  * 2 cores). Wall time, pool start-up included in both. The points: halfSpreadTicks 1..8 of the demo
  * config on the default scenario, each with seeds 1, 2, ... as many as the count needs (so every
  * count has points of the same mix), 10 min of synthetic virtual time each. BENCH_SWEEP_POINTS is
- * the count, 48 by default (a sweep people run has tens to hundreds of points; 8 are dominated by
- * each worker's start-up and warm-up, docs/backtest.md "Sweeps"; 48 take about 1.5 min for both
- * pools on an idle 2-core machine), or a comma list (8,24,48: each count measured in turn, its
- * BENCH names ending in _p<count>); BENCH_SWEEP_DURATION the virtual time per point.
+ * the count, 144 by default (a 12 x 12 grid: a sweep people run has tens to hundreds of points;
+ * fewer are dominated by each worker's start-up and warm-up, which no pool size amortises,
+ * docs/backtest.md "Sweeps"; 144 take about 2 min for both pools on an idle 2-core machine; the
+ * default was 48 until 2026-11-27, when on a machine with cheaper points 48 took 19 s on one
+ * worker, 3 s of it that worker's start-up and warm-up), or a comma list (8,24,48: each count
+ * measured in turn, its BENCH names ending in _p<count>); BENCH_SWEEP_DURATION the virtual time
+ * per point.
  *
  * Where the CPU goes, so a ratio can be read on a shared machine (Linux, /proc):
  *   - which module the workers load (src/sweep/loader.ts: the compiled dist/ when it is newer than
@@ -41,7 +44,7 @@ import { runSweep } from "../src/sweep/sweep.js";
 import { workerModule, type LoaderChoice, type WorkerModule } from "../src/sweep/loader.js";
 import { SweepPool } from "../src/sweep/pool.js";
 
-const POINTS_TEXT = process.env["BENCH_SWEEP_POINTS"] ?? "48";
+const POINTS_TEXT = process.env["BENCH_SWEEP_POINTS"] ?? "144";
 const COUNTS = POINTS_TEXT.split(",").map((t) => Number(t.trim()));
 if (COUNTS.some((n) => !Number.isInteger(n) || n < 2)) throw new Error(`BENCH_SWEEP_POINTS: expected a whole number >= 2 or a comma list of them (got ${JSON.stringify(POINTS_TEXT)})`);
 /** halfSpreadTicks 1..GRID, each with seeds 1..ceil(count / GRID). */
