@@ -8,7 +8,6 @@
  */
 export const UNMIRRORED: Readonly<Record<string, string>> = {
   "src/api/discovery.ts": "",
-  "src/api/errors.ts": "",
   "src/api/events.ts": "",
   "src/api/gate.ts": "",
   "src/api/meta.ts": "",
