@@ -104,7 +104,6 @@ export const UNMIRRORED: Readonly<Record<string, string>> = {
   "src/sim/desk/vault-deploy.ts": "",
   "src/sim/desk/vault-ops.ts": "",
   "src/sim/desk/withdrawals.ts": "",
-  "src/sim/engine/account.ts": "",
   "src/sim/engine/logs.ts": "",
   "src/sim/engine/market.ts": "",
   "src/sim/engine/order.ts": "",
