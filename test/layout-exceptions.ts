@@ -138,7 +138,6 @@ export const UNMIRRORED: Readonly<Record<string, string>> = {
   "src/sim/platform/scenario-values.ts": "",
   "src/sim/platform/updown.ts": "",
   "src/sim/ws/session.ts": "",
-  "src/stream/socket-util.ts": "",
   "src/sweep/html.ts": "",
   "src/sweep/report-run.ts": "",
   "src/sweep/results.ts": "",
