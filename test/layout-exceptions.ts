@@ -86,7 +86,6 @@ export const UNMIRRORED: Readonly<Record<string, string>> = {
   "src/ratelimit/scheduler.ts": "",
   "src/signing/errors.ts": "",
   "src/signing/types.ts": "",
-  "src/signing/unsigned.ts": "",
   "src/sim/bus.ts": "",
   "src/sim/desk/accounts.ts": "",
   "src/sim/desk/answers.ts": "",
