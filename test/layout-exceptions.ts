@@ -53,7 +53,6 @@ export const UNMIRRORED: Readonly<Record<string, string>> = {
   "src/config/controls-section.ts": "",
   "src/config/env-overrides.ts": "",
   "src/config/key-file.ts": "",
-  "src/config/paper-section.ts": "",
   "src/config/schema-walk.ts": "",
   "src/config/shard-section.ts": "",
   "src/conform/checks.ts": "",
