@@ -1,5 +1,6 @@
 /** Shared test fixtures: deterministic keys, contracts, markets and random order structs. */
 import fc from "fast-check";
+import { concat, encodeAbiParameters, keccak256, stringToBytes } from "viem";
 import { Rng } from "../../src/core/rng.js";
 import { ORDER_TYPED_DATA_TYPES, ZERO_ADDRESS, orderTypedData } from "../../src/signing/index.js";
 import type { PlatformContracts, OrderStruct, OrderDomain, Address, Hex } from "../../src/signing/index.js";
@@ -80,3 +81,28 @@ const ORDER_ZERO: OrderStruct = {
 
 /** Explicit EIP712Domain so viem does not infer (and drop an empty version). */
 export const VIEM_TYPES = ORDER_TYPED_DATA_TYPES;
+
+/**
+ * An EIP-712 digest recomputed by hand, independently of src/signing: keccak of the type string,
+ * each field as a 32-byte word (strings as the keccak of their bytes), the domain separator of
+ * `{name, version, chainId, verifyingContract}`. For the vault owner's typed data (withdrawal,
+ * vault deployment, vault operations), whose type strings docs/spec-gaps.md records.
+ */
+export function digestByHand(
+  domain: { name: string; version: string; chainId: number; verifyingContract: string },
+  typeString: string,
+  fields: { type: "address" | "uint256" | "string"; value: string | bigint }[],
+): Hex {
+  const word = (f: (typeof fields)[number]): { type: "address" | "uint256" | "bytes32"; value: unknown } =>
+    f.type === "string" ? { type: "bytes32", value: keccak256(stringToBytes(f.value as string)) } : { type: f.type, value: f.type === "address" ? (f.value as string).toLowerCase() : f.value };
+  const encode = (typeHash: Hex, words: { type: string; value: unknown }[]): Hex =>
+    keccak256(encodeAbiParameters([{ type: "bytes32" }, ...words.map((w) => ({ type: w.type }))], [typeHash, ...words.map((w) => w.value)] as never));
+  const separator = encode(keccak256(stringToBytes("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)")), [
+    { type: "bytes32", value: keccak256(stringToBytes(domain.name)) },
+    { type: "bytes32", value: keccak256(stringToBytes(domain.version)) },
+    { type: "uint256", value: BigInt(domain.chainId) },
+    { type: "address", value: domain.verifyingContract.toLowerCase() },
+  ]);
+  const struct = encode(keccak256(stringToBytes(typeString)), fields.map(word));
+  return keccak256(concat(["0x1901", separator, struct]));
+}

@@ -4,37 +4,26 @@
  * of their bytes), so a field renamed, reordered or retyped in src/signing/vault-ops.ts fails; a
  * merge signature is not a split signature; bad input is refused by name.
  */
-import { concat, encodeAbiParameters, keccak256, stringToBytes, type Hex as ViemHex } from "viem";
 import { describe, expect, it } from "vitest";
 import { SigningError, WalletSigner } from "../../src/signing/index.js";
 import { vaultOperationDigest, type VaultOperationStruct } from "../../src/signing/vault-ops.js";
 import { recoverOwner, vaultDomain } from "../../src/signing/withdrawal.js";
+import { digestByHand } from "./fixtures.js";
 
 const CONTRACTS = { chainId: 8453, domain: { name: "PartnerExchange", version: "2" } };
 const OWNER = WalletSigner.fromPrivateKey(`0x${"42".repeat(32)}`);
 const VAULT = "0x4444444444444444444444444444444444444444";
 const TYPE = "VaultOperation(address vault,string kind,string marketId,uint256 amount,uint256 nonce,uint256 deadline)";
 
-function byHand(op: VaultOperationStruct): ViemHex {
-  const domain = keccak256(
-    encodeAbiParameters(
-      [{ type: "bytes32" }, { type: "bytes32" }, { type: "bytes32" }, { type: "uint256" }, { type: "address" }],
-      [
-        keccak256(stringToBytes("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)")),
-        keccak256(stringToBytes(CONTRACTS.domain.name)),
-        keccak256(stringToBytes(CONTRACTS.domain.version)),
-        BigInt(CONTRACTS.chainId),
-        VAULT,
-      ],
-    ),
-  );
-  const struct = keccak256(
-    encodeAbiParameters(
-      [{ type: "bytes32" }, { type: "address" }, { type: "bytes32" }, { type: "bytes32" }, { type: "uint256" }, { type: "uint256" }, { type: "uint256" }],
-      [keccak256(stringToBytes(TYPE)), op.vault.toLowerCase() as ViemHex, keccak256(stringToBytes(op.kind)), keccak256(stringToBytes(op.marketId)), op.amount, op.nonce, op.deadline],
-    ),
-  );
-  return keccak256(concat(["0x1901", domain, struct]));
+function byHand(op: VaultOperationStruct): string {
+  return digestByHand({ ...CONTRACTS.domain, chainId: CONTRACTS.chainId, verifyingContract: VAULT }, TYPE, [
+    { type: "address", value: op.vault },
+    { type: "string", value: op.kind },
+    { type: "string", value: op.marketId },
+    { type: "uint256", value: op.amount },
+    { type: "uint256", value: op.nonce },
+    { type: "uint256", value: op.deadline },
+  ]);
 }
 
 const MERGE: VaultOperationStruct = { vault: VAULT, kind: "merge", marketId: "EPL-WINNER-ÉTÉ", amount: 10_000_000n, nonce: 3n, deadline: 1_900_000_000n };

@@ -5,48 +5,25 @@
  * field renamed, reordered or retyped in src/signing/withdrawal.ts fails; and a signature made
  * with WalletSigner recovers to the owner and to no one else.
  */
-import { encodeAbiParameters, keccak256, stringToBytes, concat, type Hex as ViemHex } from "viem";
 import { describe, expect, it } from "vitest";
 import { SigningError, WalletSigner } from "../../src/signing/index.js";
 import { recoverOwner, vaultDeployDigest, vaultDomain, withdrawalDigest } from "../../src/signing/withdrawal.js";
+import { digestByHand } from "./fixtures.js";
 
 const CONTRACTS = { chainId: 137, domain: { name: "PartnerExchange", version: "1" } };
 const OWNER = WalletSigner.fromPrivateKey(`0x${"11".repeat(32)}`);
 const VAULT = "0x2222222222222222222222222222222222222222";
 const DEST = "0xAbCdEf0123456789aBcDeF0123456789AbCdEf01";
 
-function domainSeparator(verifyingContract: string): ViemHex {
-  return keccak256(
-    encodeAbiParameters(
-      [{ type: "bytes32" }, { type: "bytes32" }, { type: "bytes32" }, { type: "uint256" }, { type: "address" }],
-      [
-        keccak256(stringToBytes("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)")),
-        keccak256(stringToBytes(CONTRACTS.domain.name)),
-        keccak256(stringToBytes(CONTRACTS.domain.version)),
-        BigInt(CONTRACTS.chainId),
-        verifyingContract as ViemHex,
-      ],
-    ),
-  );
-}
-
-function digestByHand(typeString: string, words: { type: "address" | "uint256"; value: string | bigint }[]): ViemHex {
-  const struct = keccak256(
-    encodeAbiParameters(
-      [{ type: "bytes32" }, ...words.map((w) => ({ type: w.type }))],
-      [keccak256(stringToBytes(typeString)), ...words.map((w) => w.value)] as never,
-    ),
-  );
-  return keccak256(concat(["0x1901", domainSeparator(VAULT), struct]));
-}
+const DOMAIN = { ...CONTRACTS.domain, chainId: CONTRACTS.chainId, verifyingContract: VAULT };
 
 describe("withdrawal signature", () => {
   const w = { vault: VAULT, destination: DEST, amount: 1_250_500_000n, nonce: 7n, deadline: 1_900_000_000n } as const;
 
   it("is the EIP-712 digest of Withdrawal(address vault,address destination,uint256 amount,uint256 nonce,uint256 deadline) in the vault's domain", () => {
-    const byHand = digestByHand("Withdrawal(address vault,address destination,uint256 amount,uint256 nonce,uint256 deadline)", [
+    const byHand = digestByHand(DOMAIN, "Withdrawal(address vault,address destination,uint256 amount,uint256 nonce,uint256 deadline)", [
       { type: "address", value: VAULT },
-      { type: "address", value: DEST.toLowerCase() },
+      { type: "address", value: DEST },
       { type: "uint256", value: w.amount },
       { type: "uint256", value: w.nonce },
       { type: "uint256", value: w.deadline },
@@ -87,8 +64,8 @@ describe("withdrawal signature", () => {
 describe("vault deployment signature", () => {
   it("is the EIP-712 digest of VaultDeploy(address owner,address vault,uint256 nonce,uint256 deadline) in the vault's domain", () => {
     const d = { owner: OWNER.address, vault: VAULT, nonce: 1n, deadline: 1_900_000_000n } as const;
-    const byHand = digestByHand("VaultDeploy(address owner,address vault,uint256 nonce,uint256 deadline)", [
-      { type: "address", value: OWNER.address.toLowerCase() },
+    const byHand = digestByHand(DOMAIN, "VaultDeploy(address owner,address vault,uint256 nonce,uint256 deadline)", [
+      { type: "address", value: OWNER.address },
       { type: "address", value: VAULT },
       { type: "uint256", value: d.nonce },
       { type: "uint256", value: d.deadline },
