@@ -13,3 +13,21 @@ export function onePer<K extends object, V>(make: (key: K) => V): (key: K) => V 
     return v;
   };
 }
+
+/**
+ * A pure function of a string, remembered for the keys asked lately: computed on first use, the
+ * memo emptied when it holds `max` keys (the callers ask about a handful of keys again and again:
+ * the window times of the markets quoted, the vaults of the wallets, the signers' public keys).
+ */
+export function boundedMemo<V>(max: number, make: (key: string) => V): (key: string) => V {
+  const made = new Map<string, V>();
+  return (key) => {
+    let v = made.get(key);
+    if (v === undefined) {
+      v = make(key);
+      if (made.size >= max) made.clear();
+      made.set(key, v);
+    }
+    return v;
+  };
+}

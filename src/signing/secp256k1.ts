@@ -11,6 +11,7 @@ import * as ecc from "tiny-secp256k1";
 import { bytesToHex, hexToBytes } from "viem/utils";
 import { publicKeyToAddress } from "viem/accounts";
 import type { Address, Hex } from "./types.js";
+import { boundedMemo } from "../core/memo.js";
 
 /**
  * Sign a 32-byte digest: 65-byte `r || s || v` hex. Throws a plain Error without any input in its
@@ -29,18 +30,10 @@ export function signDigestBytes(digest: Uint8Array, privateKey: Uint8Array): Hex
 }
 
 /** Addresses of the public keys recovered lately (a handful of wallets sign every order). */
-const addressOfKey = new Map<string, Address>();
-const ADDRESS_MEMO_MAX = 256;
+const addressOfKey = boundedMemo(256, (hex) => publicKeyToAddress(hex as Hex));
 
 function addressOf(publicKey: Uint8Array): Address {
-  const hex = bytesToHex(publicKey);
-  let address = addressOfKey.get(hex);
-  if (address === undefined) {
-    address = publicKeyToAddress(hex);
-    if (addressOfKey.size >= ADDRESS_MEMO_MAX) addressOfKey.clear();
-    addressOfKey.set(hex, address);
-  }
-  return address;
+  return addressOfKey(bytesToHex(publicKey));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { onePer } from "../../src/core/memo.js";
+import { boundedMemo, onePer } from "../../src/core/memo.js";
 
 describe("onePer", () => {
   it("makes one value per object on first use and hands the same one back", () => {
@@ -24,5 +24,33 @@ describe("onePer", () => {
     const y = onePer(() => ({ id: "y" }));
     expect(x(k).id).toBe("x");
     expect(y(k).id).toBe("y");
+  });
+});
+
+describe("boundedMemo", () => {
+  it("computes a key once, answers it from memory after, and starts afresh when full", () => {
+    const calls: string[] = [];
+    const len = boundedMemo(2, (k) => {
+      calls.push(k);
+      return k.length;
+    });
+    expect([len("a"), len("bb"), len("a"), len("bb")]).toEqual([1, 2, 1, 2]);
+    expect(calls).toEqual(["a", "bb"]);
+    expect(len("ccc")).toBe(3); // full: emptied, then "ccc" kept
+    expect(len("a")).toBe(1);
+    expect(calls).toEqual(["a", "bb", "ccc", "a"]);
+    expect(len("ccc")).toBe(3);
+    expect(calls).toHaveLength(4);
+  });
+
+  it("remembers NaN as an answer (an unreadable date is parsed once)", () => {
+    let n = 0;
+    const parse = boundedMemo(8, (k) => {
+      n++;
+      return Date.parse(k);
+    });
+    expect(parse("not a date")).toBeNaN();
+    expect(parse("not a date")).toBeNaN();
+    expect(n).toBe(1);
   });
 });

@@ -16,6 +16,7 @@
  * The order of the checks is the order of precedence: settled, status, closesAt, start of window.
  */
 import type { MarketStatus } from "../../wire/enums.js";
+import { boundedMemo } from "../../core/memo.js";
 import type { MarketPhase } from "../quote/quotes.js";
 
 export interface PhaseMarket {
@@ -58,20 +59,12 @@ export interface PhaseResult {
   msToClose: number | null;
 }
 
-/** Parsed window times: every quote cycle asks about the same few strings (bounded: cleared when full). */
-const parsed = new Map<string, number>();
-const PARSED_MAX = 4_096;
+/** Parsed window times: every quote cycle asks about the same few strings. */
+const parsed = boundedMemo(4_096, (iso) => Date.parse(iso));
 
 /** ISO-8601 -> epoch ms; null stays null; an unreadable value is NaN (treated as unknown). */
 function ms(iso: string | null): number | null {
-  if (iso === null) return null;
-  let t = parsed.get(iso);
-  if (t === undefined) {
-    t = Date.parse(iso);
-    if (parsed.size >= PARSED_MAX) parsed.clear();
-    parsed.set(iso, t);
-  }
-  return t;
+  return iso === null ? null : parsed(iso);
 }
 
 export function marketPhase(market: PhaseMarket, nowMs: number, opts: PhaseOptions): PhaseResult {

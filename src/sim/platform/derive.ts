@@ -6,6 +6,7 @@
  */
 import { encodePacked, getAddress, hexToBigInt, keccak256, stringToHex } from "viem/utils";
 import type { Address, Hex } from "viem";
+import { boundedMemo } from "../../core/memo.js";
 
 export const WALLET_RE = /^0x[0-9a-fA-F]{40}$/;
 
@@ -19,23 +20,15 @@ export function addressFromLabel(label: string): Address {
   return getAddress(`0x${h.slice(-40)}`);
 }
 
-/** Vaults derived lately, by lowercased wallet: a scenario has a handful of wallets and every placement asks (two keccaks each). */
-const vaults = new Map<string, Address>();
-const VAULT_MEMO_MAX = 4096;
+/** Vaults by lowercased wallet: a scenario has a handful of wallets and every placement asks (two keccaks each). */
+const vaultOfLower = boundedMemo(4096, (lower) => addressFromLabel(`vault:${lower}`));
 
 /**
  * Simulated vault-of-signer (docs/spec-gaps.md): last 20 bytes of
  * keccak256("vault:" + lowercased wallet), EIP-55 cased.
  */
 export function vaultAddressOf(wallet: string): Address {
-  const lower = wallet.toLowerCase();
-  let vault = vaults.get(lower);
-  if (vault === undefined) {
-    vault = addressFromLabel(`vault:${lower}`);
-    if (vaults.size >= VAULT_MEMO_MAX) vaults.clear();
-    vaults.set(lower, vault);
-  }
-  return vault;
+  return vaultOfLower(wallet.toLowerCase());
 }
 
 /** A bytes32 hex id derived from a label (conditionId, questionId). */
