@@ -46,8 +46,12 @@ export interface EventsWalkOptions extends CallOptions {
 /** Most events one response carries (spec 4.2 rule 1, 8.3). */
 export const EVENTS_PAGE_SIZE = 100;
 
-/** `/featured` shape is not shown: `{events}` (like a list page) or a bare array are both accepted. */
-const featuredEvents = z.union([eventsPage, z.array(event).transform((events) => ({ events }))]);
+/**
+ * `/featured` shape is not shown: `{events}` (like a list page) or a bare array are both accepted.
+ * The shape is picked first, so a bad answer names its bad field (`events[0].openMarketCount`), not
+ * only that neither shape matched.
+ */
+const featuredEvents = z.preprocess((v) => (Array.isArray(v) ? { events: v } : v), eventsPage);
 
 function filterParams(f: EventsFilters): QueryParams {
   return {

@@ -39,7 +39,13 @@ function intOf(v: string | undefined): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
-/** Digits are a millisecond epoch (seconds when too small to be one); anything else is read as a date. */
+/** An ISO-8601 date (2026-01-01...) or an HTTP date (Thu, 01 Jan 2026 ...): what a date header looks like. */
+const DATE_SHAPE = /^(?:\d{4}-\d{2}-\d{2}|[A-Za-z]{3},\s*\d{1,2}\s+[A-Za-z]{3}\s+\d{4})/;
+
+/**
+ * Digits are a millisecond epoch (seconds when too small to be one); else an ISO-8601 or HTTP
+ * date. Anything else is unreadable (Date.parse alone would take "-5" for a day of 2001).
+ */
 export function parseServerTime(v: string | undefined): number | undefined {
   if (v === undefined || v.trim() === "") return undefined;
   const t = v.trim();
@@ -47,6 +53,7 @@ export function parseServerTime(v: string | undefined): number | undefined {
     const n = Number(t);
     return n < 1e11 ? Math.round(n * 1000) : Math.round(n);
   }
+  if (!DATE_SHAPE.test(t)) return undefined;
   const parsed = Date.parse(t);
   return Number.isNaN(parsed) ? undefined : parsed;
 }

@@ -1,21 +1,28 @@
 /** Client-side checks of request bodies with the wire's request schemas, before anything is sent. */
 import type { z } from "zod";
+import { describeIssues } from "../core/validation.js";
 import type { RequestCheck } from "../wire/index.js";
 import { checkPlaceBody, checkRequest, isVouched } from "../wire/index.js";
 import type { ApiCore, CallSpec } from "./core.js";
 import { ApiError } from "./errors.js";
 
+/**
+ * The local refusal: every field path carries `prefix` (a batch entry's `orders[2].`), in the
+ * message as in `details.fields` and `issues`, and none of it holds the API key (a body's unknown
+ * key name is echoed back in all three).
+ */
 function fail(core: ApiCore, spec: Pick<CallSpec, "method" | "path">, check: Extract<RequestCheck<unknown>, { ok: false }>, prefix = ""): ApiError {
+  const issues = check.issues.map((i) => ({ path: core.scrub(prefix + i.path), message: core.scrub(i.message) }));
   return new ApiError({
     source: "local",
     status: 0,
     code: check.code,
-    message: core.scrub(`request refused before sending: ${prefix}${check.message}`),
+    message: `request refused before sending: ${prefix === "" ? core.scrub(check.message) : describeIssues(issues)}`,
     method: spec.method,
     path: spec.path,
     handling: "fix_request",
-    details: { fields: check.fields.map((f) => prefix + f) },
-    issues: check.issues.map((i) => ({ path: prefix + i.path, message: i.message })),
+    details: { fields: check.fields.map((f) => core.scrub(prefix + f)) },
+    issues,
     attempts: 0,
   });
 }

@@ -26,7 +26,11 @@ export function issuesOf(error: z.ZodError): ValidationIssue[] {
 
 /** One line per issue: `path: message`. */
 export function describeZodError(error: z.ZodError, maxIssues = 10): string {
-  const issues = issuesOf(error);
+  return describeIssues(issuesOf(error), maxIssues);
+}
+
+/** One line per issue: `path: message`, at most `maxIssues` of them. */
+export function describeIssues(issues: readonly ValidationIssue[], maxIssues = 10): string {
   const lines = issues.slice(0, maxIssues).map((i) => `${i.path}: ${i.message}`);
   if (issues.length > maxIssues) lines.push(`(${issues.length - maxIssues} more)`);
   return lines.join("; ");

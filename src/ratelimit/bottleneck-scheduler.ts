@@ -48,10 +48,21 @@ export class BottleneckScheduler implements AdmissionScheduler {
     this.hooks.queued(w);
     try {
       await this.walk(w, order, 0, signal);
+    } catch (e) {
+      // Closed while waiting: the reason itself, as the virtual-time queue answers (Bottleneck
+      // drops a waiting job with its own error type, an aborted sleep with the abort reason).
+      const closed = this.closedReason();
+      if (closed !== undefined && !(w.signal?.aborted ?? false)) throw closed;
+      throw e;
     } finally {
       this.inFlight -= 1;
       this.hooks.unqueued(w);
     }
+  }
+
+  /** Read through a call: the check at the top of `admit` would narrow the field for the whole function. */
+  private closedReason(): Error | undefined {
+    return this.closed;
   }
 
   wake(): void {

@@ -25,6 +25,7 @@ import type {
   Trade,
   Upcoming,
   VaultInfo,
+  VaultOperation,
   Withdrawal,
 } from "../../src/wire/index.js";
 
@@ -353,5 +354,29 @@ export function exampleContracts(): PlatformContracts {
     exchange: { binary: "0x4bfb41d5b3570defd03c39a9a4d8de6bd8b8982e", negRisk: "0xc5d563a36ae78145c45a50134d48a1215220f80a" },
     vaultFactory: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
     collateral: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+  };
+}
+
+/** A pending split (docs/spec-gaps.md, "Split, merge and convert"): collateral locked, the chain tx not confirmed yet. */
+export function exampleVaultOperation(overrides: Partial<VaultOperation> = {}): VaultOperation {
+  return {
+    opId: "op_000000000001",
+    kind: "split",
+    walletAddress: WALLET,
+    vaultAddress: VAULT,
+    marketId: SYMBOL,
+    eventId: null,
+    amount: "25",
+    status: "pending",
+    nonce: "7",
+    deadline: "1795000000",
+    createdAt: T0,
+    updatedAt: T0,
+    confirmsAt: "2026-11-20T18:00:12.000Z",
+    txHash: null,
+    reason: null,
+    lockedCollateral: "25",
+    lockedShares: [],
+    ...overrides,
   };
 }

@@ -32,3 +32,9 @@ export function withPath(value: unknown, path: (string | number)[], replacement:
   else cur[last] = replacement;
   return copy;
 }
+
+/** The message of the issue at `path` when `value` is refused (fails when nothing is refused there). */
+export function issueAt(schema: z.ZodType, value: unknown, path: string): string {
+  const err = expectInvalidAt(schema, value, path);
+  return err.issues.find((i) => i.path === path)!.message;
+}

@@ -5,10 +5,10 @@
  * the renewal timers (the fake's Date header follows the same clock).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { VirtualClock } from "../../src/core/clock.js";
-import { HttpLeaseApi, inClusterTarget, leaseName, microTime, parseMicroTime } from "../../src/bot/guards/k8s-lease-client.js";
-import { WalletLeases, type WalletLeaseOptions } from "../../src/bot/guards/wallet-lease.js";
-import { FakeK8s, TrackedLeaseApi, capture, type Line } from "./fake-k8s.js";
+import { VirtualClock } from "../../../src/core/clock.js";
+import { HttpLeaseApi, inClusterTarget, leaseName, microTime, parseMicroTime } from "../../../src/bot/guards/k8s-lease-client.js";
+import { WalletLeases, type WalletLeaseOptions } from "../../../src/bot/guards/wallet-lease.js";
+import { FakeK8s, TrackedLeaseApi, capture, type Line } from "../../shard/fake-k8s.js";
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");
 const WALLET = "0xabcdef0123456789abcdef0123456789abcdef01";

@@ -6,15 +6,15 @@
  * resolved market, not neg-risk) and shard_owner_unavailable resent by the client.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { signVaultOperation } from "../../src/api/index.js";
-import type { WalletClient } from "../../src/api/client.js";
-import { formatMicros, parseMicros } from "../../src/core/money.js";
-import { checkInvariants } from "../../src/sim/engine/invariants.js";
-import { vaultOpsDesk, NEG_RISK_ADAPTER } from "../../src/sim/desk/vault-ops.js";
-import { WalletSigner } from "../../src/signing/index.js";
-import type { VaultOperation } from "../../src/wire/index.js";
-import type { PlatformContracts, VaultOpBody } from "../../src/wire/index.js";
-import { makeWorld, T0, type World } from "../api/integration/world.js";
+import { signVaultOperation } from "../../../src/api/index.js";
+import type { WalletClient } from "../../../src/api/client.js";
+import { formatMicros, parseMicros } from "../../../src/core/money.js";
+import { checkInvariants } from "../../../src/sim/engine/invariants.js";
+import { vaultOpsDesk, NEG_RISK_ADAPTER } from "../../../src/sim/desk/vault-ops.js";
+import { WalletSigner } from "../../../src/signing/index.js";
+import type { VaultOperation } from "../../../src/wire/index.js";
+import type { PlatformContracts, VaultOpBody } from "../../../src/wire/index.js";
+import { makeWorld, T0, type World } from "../../api/integration/world.js";
 
 const worlds: World[] = [];
 afterEach(async () => {

@@ -5,13 +5,13 @@
  * only before SUBMITTED, and the deploy sign/submit flow.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { signWithdrawalRequest } from "../../src/api/index.js";
-import type { PartnerClient, WalletClient } from "../../src/api/client.js";
-import { ApiError } from "../../src/api/errors.js";
-import { formatMicros } from "../../src/core/money.js";
-import { WalletSigner } from "../../src/signing/index.js";
-import type { PlatformContracts, WithdrawalRequestBody } from "../../src/wire/index.js";
-import { makeWorld, T0, type World } from "../api/integration/world.js";
+import { signWithdrawalRequest } from "../../../src/api/index.js";
+import type { PartnerClient, WalletClient } from "../../../src/api/client.js";
+import { ApiError } from "../../../src/api/errors.js";
+import { formatMicros } from "../../../src/core/money.js";
+import { WalletSigner } from "../../../src/signing/index.js";
+import type { PlatformContracts, WithdrawalRequestBody } from "../../../src/wire/index.js";
+import { makeWorld, T0, type World } from "../../api/integration/world.js";
 
 const worlds: World[] = [];
 afterEach(async () => {
