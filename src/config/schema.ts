@@ -24,6 +24,14 @@ const names = (pattern: RegExp, what: string): z.ZodArray<z.ZodString> =>
 /** The spec caps each events-list filter at 20 distinct values (too_many_<field>). */
 const filterValues = z.array(z.string().min(1)).max(20);
 
+
+/**
+ * Reject codes with an ordinary explanation, never counted towards a reject storm: a post-only
+ * quote crossing a book that moved (the normal race of a maker), a market that closed or paused
+ * under the order, a wallet whose vault is still deploying. `risk.explainedRejectCodes` defaults
+ * to these, and so does a Risk built without a config.
+ */
+export const DEFAULT_EXPLAINED_REJECT_CODES: readonly string[] = ["post_only_would_cross", "market_not_open", "vault_not_deployed"];
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 function platformRateFields(): {
@@ -201,7 +209,7 @@ function riskSchema() {
       /** Reject codes with an ordinary explanation: never counted towards a reject storm. */
       explainedRejectCodes: z
         .array(z.string().regex(/^[a-z][a-z0-9_]*$/, "expected an error code such as post_only_would_cross"))
-        .default(["post_only_would_cross", "market_not_open", "vault_not_deployed"]),
+        .default([...DEFAULT_EXPLAINED_REJECT_CODES]),
       /** Drifted positions one reconciliation tolerates before halting the wallet. */
       driftTolerance: int(0, 1_000_000).default(0),
       /** A quote a limit shrinks below this many shares is dropped instead (no dust orders). */

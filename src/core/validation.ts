@@ -20,8 +20,22 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out === "" ? "(root)" : out;
 }
 
+/**
+ * What an issue says. A record key that fails its schema is reported by zod as "Invalid key in
+ * record" with the key's own failures nested inside: those are what the person needs to read
+ * (a config's or a sweep file's custom message), so they are given instead.
+ */
+export function issueMessage(issue: z.core.$ZodIssue): string {
+  if ((issue.code === "invalid_key" || issue.code === "invalid_element") && issue.issues.length > 0) {
+    const nested = issue.issues.map((i) => issueMessage(i)).join("; ");
+    // A schema that words the issue itself (with the key's message) is left as it says.
+    return issue.message.includes(nested) ? issue.message : `${issue.message}: ${nested}`;
+  }
+  return issue.message;
+}
+
 export function issuesOf(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+  return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issueMessage(issue) }));
 }
 
 /** One line per issue: `path: message`. */

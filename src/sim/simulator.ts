@@ -84,7 +84,7 @@ export class Simulator {
     this.rng = new Rng(seeded.seed);
     this.verifySignatures = opts.verifySignatures ?? true;
     this.flowEnabled = opts.flow ?? true;
-    this.payoutDelayMs = checkedPayoutDelay(opts.payoutDelayMs ?? 0);
+    this.payoutDelayMs = checkedPayoutDelay(opts.payoutDelayMs === undefined ? 0 : opts.payoutDelayMs);
     this.platform = createSimPlatform(seeded, {
       clock: opts.clock,
       ...(opts.pepper ? { pepper: opts.pepper } : {}),

@@ -14,7 +14,7 @@ import { Decimal } from "decimal.js";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { z } from "zod";
 import { Rng } from "../core/rng.js";
-import { formatPath } from "../core/validation.js";
+import { formatPath, issueMessage } from "../core/validation.js";
 import { ConfigError, parseConfig, type Env } from "../config/index.js";
 import { parseDuration } from "../backtest/duration.js";
 import { MARKOUT_HORIZONS_MS } from "../backtest/markouts.js";
@@ -151,7 +151,7 @@ function issuesText(file: string, error: z.ZodError): string {
     .map((i) => {
       const path = formatPath(i.path);
       if (i.code === "unrecognized_keys") return i.keys.map((k) => `${file}: ${path === "" ? "" : `${path}.`}${k}: unknown key`).join("\n");
-      return `${file}: ${path === "" ? "" : `${path}: `}${i.message}`;
+      return `${file}: ${path === "" ? "" : `${path}: `}${issueMessage(i)}`;
     })
     .join("\n");
 }

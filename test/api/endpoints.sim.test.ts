@@ -137,7 +137,7 @@ describe("partner feeds and wallet reads added for issue 16", () => {
     const key = w.sim.platform.issueKey("demo-mm", ["orders:read", "orders:write", "portfolio:read", "vault:write"]).plaintext;
     const me = w.client({ apiKey: key }).forWallet(w.wallets[0]!.address);
     expect(await w.drive(me.vault.unlock("op-1"))).toMatchObject({ ok: false, status: 404 });
-    // Signed flows: test/sim/vault-ops.test.ts.
+    // Signed flows: test/sim/desk/vault-ops.test.ts.
     const body = { vault: w.wallets[0]!.vault, marketId: "ARS-CHE-ARS", amount: "1", nonce: "1", deadline: "99999999999", signature: "0x00" };
     for (const call of [() => me.vault.splitSignature(body), () => me.vault.mergeSignature(body), () => me.vault.convertSignature(body)]) {
       expect(await w.drive(call())).toMatchObject({ ok: false, status: 400, code: "bad_signature" });

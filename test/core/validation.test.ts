@@ -46,6 +46,13 @@ describe("issuesOf and describeZodError", () => {
   it("a bad value at the top is at (root)", () => {
     expect(issuesOf(errorOf(z.string(), 5))[0]!.path).toBe("(root)");
   });
+
+  it("a record key refused by its schema says why, not only that the key is invalid", () => {
+    const grid = z.record(z.string().regex(/^risk\./, "a key under risk."), z.number());
+    const [issue] = issuesOf(errorOf(grid, { "quoting.refreshMs": 1 }));
+    expect(issue).toEqual({ path: "quoting.refreshMs", message: "Invalid key in record: a key under risk." });
+    expect(describeZodError(errorOf(z.object({ grid }), { grid: { x: 1 } }))).toBe("grid.x: Invalid key in record: a key under risk.");
+  });
 });
 
 describe("parseOrThrow", () => {

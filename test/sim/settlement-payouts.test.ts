@@ -82,6 +82,16 @@ describe("settlement payouts in the simulator", () => {
     expect(() => w.sim.setPayoutDelay(-1)).toThrow(/payoutDelayMs/);
   });
 
+  it("payoutDelayMs: null given at construction withholds payouts as setPayoutDelay(null) does", async () => {
+    const w = world(null);
+    w.sim.resolveMarket("TST", [1, 0]);
+    await w.clock.advance(24 * 3600_000);
+    expect(w.total()).toBe(parseMicros("1000"));
+    expect(w.sim.pendingPayouts()).toEqual(["TST"]);
+    expect(w.sim.releasePayouts()).toEqual(["TST"]);
+    expect(w.total()).toBe(parseMicros("1010"));
+  });
+
   it("balance events page newest first with a cursor; a bad cursor or before is a 400", async () => {
     const w = world();
     w.sim.resolveMarket("TST", [1, 0]);

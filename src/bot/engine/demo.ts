@@ -20,7 +20,7 @@ import type { Logger } from "../../log/index.js";
 import { InProcessSocketConnector, InProcessTransport } from "../../sim/http/in-process.js";
 import { Pipeline } from "../../sim/http/pipeline.js";
 import { allRoutes } from "../../sim/http/routes/index.js";
-import { defaultScenarioPath, loadScenario, type Scenario } from "../../sim/platform/scenario.js";
+import { defaultScenarioPath, loadScenario, scenarioWalletAddress, type Scenario } from "../../sim/platform/scenario.js";
 import { Simulator } from "../../sim/simulator.js";
 import { WsHub } from "../../sim/ws/hub.js";
 
@@ -54,7 +54,8 @@ export function scenarioWithWallets(scenario: Scenario, wallets: readonly { name
   const partner = scenario.partners.find((p) => p.kind === "multi_wallet" && p.keys.some((k) => !k.revoked && k.scopes.includes("orders:write")));
   if (partner === undefined) throw new Error("the scenario has no multi_wallet partner with an orders:write key: the daemon cannot trade");
   const key = partner.keys.find((k) => !k.revoked && k.scopes.includes("orders:write"))!;
-  const known = new Set(scenario.wallets.map((w) => (w.address ?? "").toLowerCase()).filter((a) => a !== ""));
+  // A scenario wallet given by its private key alone is known by the address the key derives.
+  const known = new Set(scenario.wallets.map(scenarioWalletAddress));
   const extra = wallets
     .filter((w) => !known.has(w.address.toLowerCase()))
     .map((w) => ({

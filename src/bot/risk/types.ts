@@ -6,6 +6,7 @@
  */
 import type { BreakerState } from "../../api/breaker.js";
 import type { Micros } from "../../core/money.js";
+import { DEFAULT_EXPLAINED_REJECT_CODES } from "../../config/schema.js";
 
 /**
  * The limits, exactly the shape of the parsed `risk` config section (src/config/schema.ts), so
@@ -32,7 +33,7 @@ export interface RiskLimits {
   maxRejectsPerMin: number;
 }
 
-/** Knobs the config does not (yet) carry; defaults in DEFAULT_TUNING. */
+/** What the risk layer is tuned by: the config's `risk` section, or DEFAULT_TUNING (the config's defaults) without one. */
 export interface RiskTuning {
   /** Drifted records tolerated by one reconciliation before halting the wallet. */
   driftTolerance: number;
@@ -50,8 +51,7 @@ export const DEFAULT_TUNING: RiskTuning = {
   driftTolerance: 0,
   rejectWindowMs: 60_000,
   rejectQuietMs: 60_000,
-  // A post-only quote crossing a book that moved is the normal race of a maker, not a fault.
-  explainedRejectCodes: ["post_only_would_cross"],
+  explainedRejectCodes: DEFAULT_EXPLAINED_REJECT_CODES,
   minQuoteSize: 1_000_000n,
 };
 

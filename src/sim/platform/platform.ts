@@ -21,10 +21,9 @@ import { FaultPlan } from "./faults.js";
 import { keyIssuanceProblem, KeyStore, type IssuedKey, type Scope, type ApiKeyRecord } from "./keys.js";
 import type { Transition, TransitionArgs } from "./lifecycle.js";
 import { PartnerRegistry, type Partner, type PartnerPatch } from "./partners.js";
-import { scenarioStartMs, type FlowParams, type Scenario, type ScenarioAction } from "./scenario.js";
+import { scenarioStartMs, scenarioWalletAddress, type FlowParams, type Scenario, type ScenarioAction } from "./scenario.js";
 import { parseTimeSpec, resolveTimeSpec, type TimeSpec } from "./time.js";
 import { WalletRegistry, type WalletRecord } from "./wallets.js";
-import { privateKeyToAccount } from "viem/accounts";
 
 export interface PlatformSettings {
   env: string;
@@ -163,7 +162,7 @@ export class SimPlatform {
   private buildWallets(): WalletSecret[] {
     const s = this.scenario;
     return s.wallets.map((w) => {
-      const address = (w.privateKey ? privateKeyToAccount(w.privateKey as `0x${string}`).address : w.address!).toLowerCase();
+      const address = scenarioWalletAddress(w);
       const partner = s.partners.find((p) => p.id === w.partner);
       this.wallets.register(
         {

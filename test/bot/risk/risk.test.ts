@@ -84,7 +84,7 @@ describe("evaluate", () => {
     const { risk } = make({ tuning: { driftTolerance: 2 } });
     expect(risk.tuning.driftTolerance).toBe(2);
     expect(risk.tuning.rejectWindowMs).toBe(60_000);
-    expect(risk.tuning.explainedRejectCodes).toEqual(["post_only_would_cross"]);
+    expect(risk.tuning.explainedRejectCodes).toEqual(["post_only_would_cross", "market_not_open", "vault_not_deployed"]);
     expect(risk.evaluate({ reconciliations: [{ wallet: W1, drifted: 2, atMs: NOW }] }, NOW)).toEqual([]);
     expect(reasons(risk.evaluate({ reconciliations: [{ wallet: W1, drifted: 3, atMs: NOW }] }, NOW))).toEqual(["raised:reconciliation_drift"]);
   });

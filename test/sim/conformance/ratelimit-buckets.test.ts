@@ -66,7 +66,7 @@ describe("8.2 vault buckets", () => {
     const key = await vaultKey();
     const h = { "X-Api-Key": key, "X-User-Wallet": c.auth(0)["X-User-Wallet"]! };
     const paths = ["/api/vault/split-signature", "/api/vault/merge-signature", "/api/vault/convert-signature"];
-    // An empty body is a 400 invalid_request (test/sim/vault-ops.test.ts), counted all the same.
+    // An empty body is a 400 invalid_request (test/sim/desk/vault-ops.test.ts), counted all the same.
     for (const p of paths) expect((await c.send(p, { headers: h, body: {} })).status).toBe(400);
     const refused = await c.send(paths[0]!, { headers: h, body: {} });
     expectEnvelope(refused, 429, "rate_limited");

@@ -146,11 +146,11 @@ describe("4.7 / 4.8 wallet endpoints and scopes", () => {
   it("vault and withdrawal mutations: scope first, then the body is checked", async () => {
     expectEnvelope(await c.send("/api/vault/split-signature", { headers: c.auth(0), body: {} }), 403, "api_key_scope_missing");
     const headers = { "X-Api-Key": vaultKey, "X-User-Wallet": WALLETS[0].address };
-    // Modelled (test/sim/vault-ops.test.ts): an empty split / merge / convert body is a 400.
+    // Modelled (test/sim/desk/vault-ops.test.ts): an empty split / merge / convert body is a 400.
     for (const p of ["/api/vault/split-signature", "/api/vault/merge-signature", "/api/vault/convert-signature"]) {
       expectEnvelope(await c.send(p, { headers, body: {} }), 400, "invalid_request");
     }
-    // Modelled (test/sim/withdrawals.test.ts): an empty withdrawal body is a 400, the emergency answers.
+    // Modelled (test/sim/desk/withdrawals.test.ts): an empty withdrawal body is a 400, the emergency answers.
     expectEnvelope(await c.send("/api/withdrawals/request", { headers, body: {} }), 400, "invalid_request");
     expect((await c.send("/api/me/vault/emergency", { headers, body: {} })).status).toBe(200);
   });
