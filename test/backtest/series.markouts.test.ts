@@ -6,7 +6,7 @@
  */
 import { Decimal } from "decimal.js";
 import { describe, expect, it } from "vitest";
-import { SeriesRecorder, dailyStats, isqrt, type SeriesProbe } from "../../../src/backtest/series.js";
+import { SeriesRecorder, dailyStats, isqrt, type SeriesProbe } from "../../src/backtest/series.js";
 
 const S = 1_000_000n;
 const T0 = Date.UTC(2026, 5, 1, 23, 59, 0);

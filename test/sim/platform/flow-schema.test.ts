@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../../src/core/validation.js";
 import { parseScenario } from "../../../src/sim/platform/scenario.js";
-import { flowScenarioYaml } from "./helpers.js";
+import { flowScenarioYaml } from "../flow/helpers.js";
 
 function parse(flow: string) {
   return parseScenario(flowScenarioYaml([{ symbol: "P", flow }]), "params.yaml").events[0]!.markets[0]!.flow;
