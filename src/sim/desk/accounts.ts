@@ -10,14 +10,15 @@
  *   GET  /api/me/deposit-limits       {walletAddress, daily: null, weekly: null, monthly: null}
  *   GET  /api/me/balance-events       {walletAddress, events: [], nextCursor: null}    limit <= 500
  *
- * Lists validate `limit` (positive integer, larger values clamped), `before` (ISO-8601 or epoch
- * ms) and `cursor` (none is ever issued, so any cursor is refused); other parameters are ignored.
+ * Lists validate `limit` (positive integer, larger values clamped), `before` (an ISO-8601
+ * date-time or epoch ms, as every list: cursor.ts legacyBeforeMs) and `cursor` (none is ever issued, so any cursor is refused); other parameters are ignored.
  */
 import { checkQuery, requestErrorEnvelope, type QueryInput } from "../../wire/requests.js";
 import { z } from "zod";
 import type { MatchingEngine } from "../engine/index.js";
 import type { SimPlatform } from "../platform/platform.js";
 import { errorAnswer, type DeskAnswer } from "./answers.js";
+import { legacyBeforeMs } from "./cursor.js";
 import { amount } from "./format.js";
 
 const listQuery = z.looseObject({
@@ -26,14 +27,13 @@ const listQuery = z.looseObject({
   before: z.string().min(1).optional(),
 });
 
-const ISO_OR_MS = /^(?:\d{1,16}|\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?)$/;
 
 /** Validate a list query; undefined when it is fine. */
 function badList(query: QueryInput): DeskAnswer | undefined {
   const q = checkQuery(listQuery, query);
   if (!q.ok) return { status: 400, body: requestErrorEnvelope(q) };
   if (q.value.cursor !== undefined) return errorAnswer(400, "invalid_request", "cursor is not a cursor of this endpoint", { fields: ["cursor"], field: "cursor" });
-  if (q.value.before !== undefined && !(ISO_OR_MS.test(q.value.before) && Number.isFinite(/^\d+$/.test(q.value.before) ? Number(q.value.before) : Date.parse(q.value.before)))) {
+  if (q.value.before !== undefined && legacyBeforeMs(q.value.before) === undefined) {
     return errorAnswer(400, "invalid_request", "before must be an ISO-8601 date-time or epoch milliseconds", { fields: ["before"], field: "before" });
   }
   return undefined;

@@ -15,6 +15,16 @@ export interface Key {
 /** A parsed cursor: rows strictly below `key`, or (legacy) created strictly before `beforeMs`. */
 export type Cursor = { kind: "key"; key: Key } | { kind: "time"; beforeMs: number };
 
+/**
+ * A legacy `before` (spec 4.8's lists): epoch milliseconds, or an ISO-8601 date-time
+ * (`2026-06-01T12:00:00Z`); undefined for anything else, a bare date included (every list answers
+ * it with the same 400, "before must be an ISO-8601 date-time or epoch milliseconds").
+ */
+export function legacyBeforeMs(text: string): number | undefined {
+  const ms = /^\d{1,16}$/.test(text) ? Number(text) : /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
 export function compareIds(a: string, b: string): number {
   if (a.length !== b.length) return a.length - b.length;
   return a < b ? -1 : a > b ? 1 : 0;

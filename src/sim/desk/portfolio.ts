@@ -15,7 +15,7 @@
  *
  * Unknown query parameters are ignored here (spec 4: "ignored on most endpoints").
  */
-import { base64url, fromBase64url } from "./cursor.js";
+import { base64url, fromBase64url, legacyBeforeMs } from "./cursor.js";
 import { z } from "zod";
 import type { TradeRecord } from "../engine/index.js";
 import type { MatchingEngine } from "../engine/index.js";
@@ -110,9 +110,8 @@ function tradeWindow(
     belowRow = Number(m[2]);
   }
   if (q.value.before !== undefined) {
-    const b = q.value.before;
-    const ms = /^\d{1,16}$/.test(b) ? Number(b) : /^\d{4}-\d{2}-\d{2}T/.test(b) ? Date.parse(b) : Number.NaN;
-    if (!Number.isFinite(ms)) return badParam("before", "before must be an ISO-8601 date-time or epoch milliseconds");
+    const ms = legacyBeforeMs(q.value.before);
+    if (ms === undefined) return badParam("before", "before must be an ISO-8601 date-time or epoch milliseconds");
     beforeMs = ms;
   }
   const limit = Math.min(q.value.limit ?? defaults.limit, defaults.max);

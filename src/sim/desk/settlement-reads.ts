@@ -17,7 +17,7 @@ import { checkQuery, requestErrorEnvelope, type QueryInput } from "../../wire/re
 import type { MatchingEngine } from "../engine/index.js";
 import type { SimPlatform } from "../platform/platform.js";
 import { errorAnswer, type DeskAnswer } from "./answers.js";
-import { base64url, fromBase64url } from "./cursor.js";
+import { base64url, fromBase64url, legacyBeforeMs } from "./cursor.js";
 import { amount } from "./format.js";
 import { isoOf } from "../platform/time.js";
 
@@ -42,9 +42,8 @@ export function balanceEvents(engine: MatchingEngine, wallet: string, query: Que
     belowSeq = Number(m[1]);
   }
   if (q.value.before !== undefined) {
-    const b = q.value.before;
-    const ms = /^\d{1,16}$/.test(b) ? Number(b) : /^\d{4}-\d{2}-\d{2}T/.test(b) ? Date.parse(b) : Number.NaN;
-    if (!Number.isFinite(ms)) return badParam("before", "before must be an ISO-8601 date-time or epoch milliseconds");
+    const ms = legacyBeforeMs(q.value.before);
+    if (ms === undefined) return badParam("before", "before must be an ISO-8601 date-time or epoch milliseconds");
     beforeMs = ms;
   }
   const limit = Math.min(q.value.limit ?? BALANCE_EVENTS_DEFAULT_LIMIT, BALANCE_EVENTS_MAX_LIMIT);

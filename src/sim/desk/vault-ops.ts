@@ -42,7 +42,7 @@ import { addressFromLabel, uuidOf } from "../platform/derive.js";
 import type { Simulator } from "../simulator.js";
 import { errorAnswer, type DeskAnswer } from "./answers.js";
 import type { Caller } from "./caller.js";
-import { base64url, fromBase64url } from "./cursor.js";
+import { base64url, fromBase64url, legacyBeforeMs } from "./cursor.js";
 import { isoOf } from "../platform/time.js";
 import { withdrawalDesk } from "./withdrawals.js";
 import { onePer } from "../../core/memo.js";
@@ -239,8 +239,9 @@ export class VaultOpsDesk {
     let beforeMs = Number.POSITIVE_INFINITY;
     const before = get("before");
     if (before !== undefined) {
-      beforeMs = /^\d{1,16}$/.test(before) ? Number(before) : Date.parse(before);
-      if (!Number.isFinite(beforeMs)) return errorAnswer(400, "invalid_request", "before must be an ISO-8601 date-time or epoch milliseconds", { fields: ["before"], field: "before" });
+      const ms = legacyBeforeMs(before);
+      if (ms === undefined) return errorAnswer(400, "invalid_request", "before must be an ISO-8601 date-time or epoch milliseconds", { fields: ["before"], field: "before" });
+      beforeMs = ms;
     }
     const mine = [...this.rows.values()].filter((r) => r.wallet === caller.wallet && r.seq < below && r.createdAtMs < beforeMs).sort((a, b) => b.seq - a.seq);
     const page = mine.slice(0, lim);

@@ -145,7 +145,7 @@ export interface ReplayStats {
   tradesSkipped: number;
   tradeQty: Micros;
   tradeFilledQty: Micros;
-  /** Events of symbols the simulator does not list. */
+  /** Events of symbols the simulator does not list, and books of an outcome the market does not have. */
   unknownSymbol: number;
 }
 

@@ -7,7 +7,7 @@
  */
 import { MAX_PRICE, MIN_PRICE, PRICE_TICK, type Side } from "../../core/amounts.js";
 import { SCALE, type Micros } from "../../core/money.js";
-import type { MatchingEngine } from "../engine/index.js";
+import { LedgerError, type MatchingEngine } from "../engine/index.js";
 
 /** Cash and shares a wallet gets at a time when it runs short (settlement micros). */
 const TOP_UP: Micros = 1_000_000n * SCALE;
@@ -57,9 +57,11 @@ export class FlowAccount {
         engine.split(wallet, this.marketId, sets);
       }
       return true;
-    } catch {
+    } catch (e) {
       // The ledger refused (deposit ceiling reached): skip this order rather than stop the flow.
-      return false;
+      // Anything else is a bug of the flow (a market it does not trade) and is not hidden.
+      if (e instanceof LedgerError) return false;
+      throw e;
     }
   }
 }

@@ -68,8 +68,8 @@ describe("emptyList", () => {
     expect(emptyList(W1, "sources", {}, false)).toEqual({ status: 200, body: { walletAddress: W1, sources: [] } });
   });
 
-  it("accepts a positive limit (large values too), before as ISO-8601 date, date-time or epoch ms, and ignores other parameters", () => {
-    for (const q of [{ limit: "1" }, { limit: "999999999" }, { before: "2026-06-01" }, { before: "2026-06-01T12:00:00Z" }, { before: "2026-06-01T12:00:00.250+02:00" }, { before: "1780315200000" }, { kind: "payout" }]) {
+  it("accepts a positive limit (large values too), before as an ISO-8601 date-time or epoch ms, and ignores other parameters", () => {
+    for (const q of [{ limit: "1" }, { limit: "999999999" }, { before: "2026-06-01T12:00:00Z" }, { before: "2026-06-01T12:00:00.250+02:00" }, { before: "1780315200000" }, { kind: "payout" }]) {
       expect([q, emptyList(W1, "events", q).status]).toEqual([q, 200]);
     }
   });
@@ -90,8 +90,8 @@ describe("emptyList", () => {
     });
   });
 
-  it("refuses a before that is neither a date-time nor epoch ms, or is not a real date", () => {
-    for (const before of ["yesterday", "2026-13-45", "12:00", "2026-06-01 12:00"]) {
+  it("refuses a before that is neither a date-time nor epoch ms, or is not a real date, as every list does (a bare date too)", () => {
+    for (const before of ["yesterday", "2026-13-45", "12:00", "2026-06-01 12:00", "2026-06-01", "-5"]) {
       const a = emptyList(W1, "events", { before });
       expect([before, a.status, body(a).error.details.field]).toEqual([before, 400, "before"]);
     }

@@ -1,6 +1,6 @@
 /** Keyset cursors of the simulator's order lists: natural id order, opaque encoding, legacy ISO cursors. */
 import { describe, expect, it } from "vitest";
-import { base64url, compareIds, compareKeys, decodeCursor, encodeCursor, fromBase64url, isBelow } from "../../../src/sim/desk/cursor.js";
+import { base64url, compareIds, compareKeys, decodeCursor, encodeCursor, fromBase64url, isBelow, legacyBeforeMs } from "../../../src/sim/desk/cursor.js";
 
 describe("ordering", () => {
   it("orders ids naturally: shorter first, then lexically (o9 before o10)", () => {
@@ -54,5 +54,20 @@ describe("cursors", () => {
     expect(isBelow({ ms: 99, id: "o1" }, time)).toBe(true);
     expect(isBelow({ ms: 100, id: "o1" }, time)).toBe(false);
     expect(isBelow({ ms: 1e15, id: "o1" }, undefined)).toBe(true);
+  });
+});
+
+describe("legacyBeforeMs", () => {
+  it("reads epoch milliseconds and ISO-8601 date-times", () => {
+    expect(legacyBeforeMs("1780315200000")).toBe(1_780_315_200_000);
+    expect(legacyBeforeMs("0")).toBe(0);
+    expect(legacyBeforeMs("2026-06-01T12:00:00Z")).toBe(Date.UTC(2026, 5, 1, 12));
+    expect(legacyBeforeMs("2026-06-01T12:00:00.250+02:00")).toBe(Date.UTC(2026, 5, 1, 10, 0, 0, 250));
+  });
+
+  it("refuses a bare date, anything Date.parse alone would guess at, and impossible dates", () => {
+    for (const text of ["2026-06-01", "-5", "5 3", "yesterday", "2026-06-01 12:00", "2026-13-45T00:00:00Z", "2026-06-01T99:99:99Z", "12345678901234567", ""]) {
+      expect([text, legacyBeforeMs(text)]).toEqual([text, undefined]);
+    }
   });
 });

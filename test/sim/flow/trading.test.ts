@@ -92,4 +92,9 @@ describe("FlowAccount.fund", () => {
     expect(engine.balance(EVE).total).toBe(0n);
     expect(engine.positions(EVE, "M").every((p) => p.quantity === 0n)).toBe(true);
   });
+
+  it("does not hide anything but the ledger's refusal: a market the engine does not have throws", () => {
+    const { engine } = fixture();
+    expect(() => new FlowAccount(engine, "NOPE", EVE).fund(0, "SELL", u("0.5"), u("1"))).toThrow(/NOPE/);
+  });
 });
