@@ -3,14 +3,13 @@
  * set, sealed or not, the answered (2xx) requests of the place and cancel classes only, in ms,
  * ascending; every latency row counted, other kinds not.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../src/core/clock.js";
 import type { NewEvent } from "../../src/data/events.js";
 import { readOrderRoundTrips } from "../../src/data/latencies.js";
-import { DataSetWriter, type WriterOptions } from "../../src/data/writer.js";
+import { DataSetWriter } from "../../src/data/writer.js";
+import { dataSetSandbox } from "./sandbox.js";
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -26,20 +25,7 @@ const latency = (routeClass: string | undefined, status: number, latencyMs: numb
 });
 
 let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "mm-latencies-"));
-});
-/** Writers a test opened, closed after it (their fds released) before the directory goes. */
-const writers: DataSetWriter[] = [];
-const openWriter = async (o: WriterOptions): Promise<DataSetWriter> => {
-  const w = await DataSetWriter.open(o);
-  writers.push(w);
-  return w;
-};
-afterEach(() => {
-  for (const w of writers.splice(0)) w.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const openWriter = dataSetSandbox("mm-latencies-", (d) => (dir = d));
 
 describe("recorded order round trips", () => {
   it("are the answered place and cancel requests, ascending, over sealed and unsealed segments", async () => {

@@ -5,17 +5,17 @@
  * refused naming the file, as are books without their levels. (Every kind read back exactly
  * through the writer is test/data/data-set.test.ts.)
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../src/core/clock.js";
 import { Levels } from "../../src/data/levels.js";
 import { toLine, type DataEvent, type NewEvent } from "../../src/data/events.js";
 import { writeTable } from "../../src/data/parquet.js";
 import { DataSetReader, readDataSet } from "../../src/data/reader.js";
 import { TABLES, type ColumnValues } from "../../src/data/tables.js";
-import { DataSetWriter, type WriterOptions } from "../../src/data/writer.js";
+import { DataSetWriter } from "../../src/data/writer.js";
+import { dataSetSandbox } from "./sandbox.js";
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -24,20 +24,7 @@ const gap: NewEvent = { kind: "gap", ts: T0, symbol: "M", fromTs: 1, toTs: 2, re
 const book: NewEvent = { kind: "book", ts: T0, symbol: "M", outcome: 0, serverTs: 0, bids: Levels.of([[400_000n, 1n]]), asks: Levels.of([[600_000n, 2n]]) };
 
 let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "mm-reader-"));
-});
-/** Writers a test opened, closed after it (their fds released) before the directory goes. */
-const writers: DataSetWriter[] = [];
-const openWriter = async (o: WriterOptions): Promise<DataSetWriter> => {
-  const w = await DataSetWriter.open(o);
-  writers.push(w);
-  return w;
-};
-afterEach(() => {
-  for (const w of writers.splice(0)) w.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const openWriter = dataSetSandbox("mm-reader-", (d) => (dir = d));
 
 /** Segment 1 sealed (trade, book, gap), segment 2 left as a line log (trade, gap) until the test ends. */
 async function twoSegments(): Promise<void> {

@@ -6,15 +6,15 @@
  * temporary files, seals a segment a kill left unsealed and continues after it; bad options
  * refused. (Reading back every kind exactly is test/data/data-set.test.ts.)
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../src/core/clock.js";
 import { Levels } from "../../src/data/levels.js";
 import type { NewEvent } from "../../src/data/events.js";
 import { readDataSet } from "../../src/data/reader.js";
-import { DEFAULT_ROTATE_BYTES, DEFAULT_ROTATE_MS, DataSetWriter, sealSegment, type WriterOptions } from "../../src/data/writer.js";
+import { DEFAULT_ROTATE_BYTES, DEFAULT_ROTATE_MS, DataSetWriter, sealSegment } from "../../src/data/writer.js";
+import { dataSetSandbox } from "./sandbox.js";
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -22,20 +22,7 @@ const trade = (id: string): NewEvent => ({ kind: "trade", ts: T0, id, symbol: "M
 const book: NewEvent = { kind: "book", ts: T0, symbol: "M", outcome: 0, serverTs: 0, bids: Levels.of([[400_000n, 1n]]), asks: Levels.EMPTY };
 
 let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "mm-writer-"));
-});
-/** Writers a test opened, closed after it (their fds released) before the directory goes. */
-const writers: DataSetWriter[] = [];
-const openWriter = async (o: WriterOptions): Promise<DataSetWriter> => {
-  const w = await DataSetWriter.open(o);
-  writers.push(w);
-  return w;
-};
-afterEach(() => {
-  for (const w of writers.splice(0)) w.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const openWriter = dataSetSandbox("mm-writer-", (d) => (dir = d));
 
 const files = (): string[] => readdirSync(dir).sort();
 const lines = (n: number): Record<string, unknown>[] =>

@@ -8,12 +8,11 @@
 import { describe, expect, it } from "vitest";
 import { parseMicros as m } from "../../src/core/money.js";
 import { COUNTERPARTY, PaperAccount } from "../../src/paper/account.js";
+import { W, paperPlaceBody } from "./fixtures.js";
 import { answerPaperRoute, isPaperRoute, type PaperRouteContext, type RouteAnswer } from "../../src/paper/routes.js";
 
 const T0 = Date.UTC(2026, 0, 1, 12);
-const W = "0x00000000000000000000000000000000000000aa";
 const VAULT = "0x00000000000000000000000000000000000000ee";
-const SIG = `0x${"ab".repeat(65)}`;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 function setup() {
@@ -35,22 +34,7 @@ function setup() {
   return { clock, account, call, atExchange };
 }
 
-/** A place body: BUY 10 YES at 0.41, post-only (signed amounts to match). */
-function place(over: Record<string, unknown> = {}, order: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    order: { salt: "1", maker: W, signer: W, taker: COUNTERPARTY, tokenId: "11", makerAmount: "4100000", takerAmount: "10000000", expiration: "0", feeRateBps: 200, side: 0, signatureType: 2, signature: SIG, ...order },
-    maker: W,
-    clientOrderId: "c1",
-    marketId: "MKT",
-    outcome: 0,
-    side: "BUY",
-    price: "0.41",
-    quantity: "10",
-    type: "limit",
-    postOnly: true,
-    ...over,
-  };
-}
+const place = paperPlaceBody;
 
 const error = (status: number, code: string) => ({ status, body: { status, error: expect.objectContaining({ code }) } });
 

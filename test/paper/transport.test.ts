@@ -16,10 +16,9 @@ import { hashOrderStruct, orderDigest, orderDomain, type OrderStruct } from "../
 import type { HttpRequest, HttpResponse } from "../../src/wire/transport.js";
 import { COUNTERPARTY, PaperAccount } from "../../src/paper/account.js";
 import { PaperTransport } from "../../src/paper/transport.js";
+import { W, paperPlaceBody } from "./fixtures.js";
 
 const T0 = Date.UTC(2026, 0, 1, 12);
-const W = "0x00000000000000000000000000000000000000aa";
-const SIG = `0x${"ab".repeat(65)}`;
 const EXCHANGE = "0x00000000000000000000000000000000000000e1";
 const CONTRACTS = { chainId: 8453, domain: { name: "Exchange", version: "1" }, exchange: { binary: EXCHANGE, negRisk: "0x00000000000000000000000000000000000000e2" }, vaultFactory: W, collateral: W };
 
@@ -54,20 +53,11 @@ function setup(answers: Record<string, unknown> = {}) {
 
 const json = (r: HttpResponse): Record<string, unknown> => JSON.parse(r.body) as Record<string, unknown>;
 
+/** The shared place body as this test sends it: salt 7 (STRUCT below), no clientOrderId. */
 function placeBody(over: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    order: { salt: "7", maker: W, signer: W, taker: COUNTERPARTY, tokenId: "11", makerAmount: "4100000", takerAmount: "10000000", expiration: "0", feeRateBps: 200, side: 0, signatureType: 2, signature: SIG },
-    maker: W,
-    marketId: "MKT",
-    outcome: 0,
-    side: "BUY",
-    price: "0.41",
-    quantity: "10",
-    type: "limit",
-    postOnly: true,
-    ...over,
-  });
+  return JSON.stringify(paperPlaceBody({ clientOrderId: undefined, ...over }, { salt: "7" }));
 }
+
 const STRUCT: OrderStruct = { salt: 7n, maker: W, signer: W, taker: COUNTERPARTY, tokenId: 11n, makerAmount: 4_100_000n, takerAmount: 10_000_000n, expiration: 0n, feeRateBps: 200, side: 0, signatureType: 2 };
 
 describe("keyed requests", () => {
