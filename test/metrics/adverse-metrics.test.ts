@@ -3,11 +3,7 @@ import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../src/core/clock.js";
 import { DaemonMetrics, MetricsObserver } from "../../src/metrics/index.js";
 import { EngineMetricsBridge } from "../../src/metrics/engine-bridge.js";
-
-function sample(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(series + " "));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
+import { sample } from "./samples.js";
 
 describe("adverse-selection metrics", () => {
   it("markouts as a histogram in ticks per wallet, market, horizon, side; states as gauges", async () => {

@@ -7,14 +7,10 @@ import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../src/core/clock.js";
 import { DaemonMetrics } from "../../src/metrics/index.js";
 import type { LeaseMetricRow } from "../../src/metrics/lease-metrics.js";
+import { sample } from "./samples.js";
 
 const A = "0xaaaa000000000000000000000000000000000001";
 const B = "0xbbbb000000000000000000000000000000000002";
-
-function sample(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(series + " "));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe("mm_shard_lease_* series", () => {
   it("state one-hot per wallet, renewal age, losses; absent until followed and for a wallet never held", async () => {

@@ -8,16 +8,12 @@ import { emptyCounters } from "../../src/bot/orders/order-tracker-types.js";
 import { DaemonMetrics, MetricsObserver, TRACKER_ANOMALY_KINDS, instrumentTransport, trackTrackerAnomalies } from "../../src/metrics/index.js";
 import { limits } from "../bot/risk/fixtures.js";
 import { streamStats } from "./fixtures.js";
+import { sample } from "./samples.js";
 
 function setup() {
   const clock = new VirtualClock(1_000_000);
   const metrics = new DaemonMetrics({ clock, wallets: [{ name: "w1" }, { name: "w2" }], processMetrics: false, dailyLossLimit: parseMicros("250") });
   return { clock, metrics, observer: new MetricsObserver(metrics) };
-}
-
-function sample(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(series + " "));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
 describe("scrape-time collectors", () => {

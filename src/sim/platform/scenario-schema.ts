@@ -366,14 +366,14 @@ export const scenarioSchema = baseSchema.transform(withGenerated).superRefine((s
 export type Scenario = z.output<typeof scenarioSchema>;
 export type ScenarioPartner = Scenario["partners"][number];
 export type ScenarioWallet = Scenario["wallets"][number];
-
-/** A parsed scenario wallet's address, lower-cased: derived from its private key when it has one. */
-export function scenarioWalletAddress(w: Pick<ScenarioWallet, "privateKey" | "address">): string {
-  return (w.privateKey ? privateKeyToAccount(w.privateKey as `0x${string}`).address : w.address!).toLowerCase();
-}
 export type ScenarioEvent = Scenario["events"][number];
 export type ScenarioMarket = ScenarioEvent["markets"][number];
 export type FlowParams = ScenarioMarket["flow"];
 export type { InformedParams, MakersParams, NewsParams, NoiseParams } from "./flow-schema.js";
 export type ScenarioAction = ScenarioMarket["actions"][number];
 export type ScenarioFault = Scenario["faults"][number];
+
+/** A parsed scenario wallet's address, lower-cased: derived from its private key when it has one. */
+export function scenarioWalletAddress(w: Pick<ScenarioWallet, "privateKey" | "address">): string {
+  return (w.privateKey ? privateKeyToAccount(w.privateKey as `0x${string}`).address : w.address!).toLowerCase();
+}

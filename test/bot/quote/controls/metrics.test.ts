@@ -3,11 +3,7 @@ import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../../../src/core/clock.js";
 import { DaemonMetrics, MetricsObserver } from "../../../../src/metrics/index.js";
 import { EngineMetricsBridge } from "../../../../src/metrics/engine-bridge.js";
-
-function sample(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(series + " "));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
+import { sample } from "../../../metrics/samples.js";
 
 describe("mm_quote_control_changes_total", () => {
   it("counts each control's changes from the cycle events, by control", async () => {
